@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+//
+// vidrec: a command-line video recorder for Linux.
+//
+// Targets, from the bottom up (see README.md, "Architecture"):
+//   C*                 system libraries and shims for what Swift cannot import
+//   VidrecMedia        media vocabulary: frames, rationals, sources, sinks, queues, errors
+//   VidrecFFmpeg       the movie file output (libavformat/libavcodec/libswscale/libswresample)
+//   VidrecTestSources  the built-in test camera and test microphone
+//   VidrecCore         presets, the duration limiter, the capture session, the store and album
+//   VidrecCLI          the strict command-line parser and the commands
+//   vidrec             main.swift
+import PackageDescription
+
+let package = Package(
+    name: "vidrec",
+    products: [
+        .executable(name: "vidrec", targets: ["vidrec"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libswscale libswresample libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
+        ),
+        .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CV4L2",
+            pkgConfig: "libv4l2",
+            providers: [.apt(["libv4l-dev"])]
+        ),
+        .target(name: "CSystemShims"),
+
+        .target(name: "VidrecMedia", dependencies: ["CSystemShims"]),
+        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "CFFmpeg"]),
+        .target(name: "VidrecTestSources", dependencies: ["VidrecMedia"]),
+        .target(name: "VidrecCore", dependencies: ["VidrecMedia", "CSystemShims"]),
+        .target(
+            name: "VidrecCLI",
+            dependencies: ["VidrecMedia", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources"]
+        ),
+        .executableTarget(name: "vidrec", dependencies: ["VidrecCLI"]),
+
+        .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
+        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI"]),
+        .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,36 @@
+// CFFmpeg: the FFmpeg 5.1 libraries vidrec uses, plus prefixed stand-ins for the
+// function-like macros that Swift's importer cannot see.
+#ifndef CFFMPEG_SHIM_H
+#define CFFMPEG_SHIM_H
+
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/samplefmt.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+/// `AVERROR(e)`: FFmpeg's negative error code for a POSIX errno.
+static inline int cffmpeg_averror(int posix_errno) { return AVERROR(posix_errno); }
+
+/// `AVERROR_EOF`: the end-of-stream code returned by the send/receive API.
+static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
+
+/// `AVERROR(EAGAIN)`: "output is not available in this state", spelled once.
+static inline int cffmpeg_averror_eagain(void) { return AVERROR(EAGAIN); }
+
+/// `AV_NOPTS_VALUE`: an unknown timestamp. The macro casts, so Swift cannot import it.
+static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+/// `AV_TIME_BASE_Q`: the microsecond time base as a compound literal.
+static inline AVRational cffmpeg_time_base_q(void) { return (AVRational){1, AV_TIME_BASE}; }
+
+#endif

@@ -1,0 +1,54 @@
+// CV4L2: the V4L2 UAPI header and libv4l2, plus the ioctl request codes and
+// FOURCC constants, which are built by function-like macros Swift cannot import.
+#ifndef CV4L2_SHIM_H
+#define CV4L2_SHIM_H
+
+#include <linux/videodev2.h>
+#include <libv4l2.h>
+#include <fcntl.h>
+#include <stdarg.h>
+
+// Request codes (`_IOR`/`_IOWR` expansions).
+static const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
+static const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
+static const unsigned long CV4L2_VIDIOC_G_FMT = VIDIOC_G_FMT;
+static const unsigned long CV4L2_VIDIOC_S_FMT = VIDIOC_S_FMT;
+static const unsigned long CV4L2_VIDIOC_REQBUFS = VIDIOC_REQBUFS;
+static const unsigned long CV4L2_VIDIOC_QUERYBUF = VIDIOC_QUERYBUF;
+static const unsigned long CV4L2_VIDIOC_QBUF = VIDIOC_QBUF;
+static const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
+static const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
+static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+static const unsigned long CV4L2_VIDIOC_G_PARM = VIDIOC_G_PARM;
+static const unsigned long CV4L2_VIDIOC_S_PARM = VIDIOC_S_PARM;
+static const unsigned long CV4L2_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
+static const unsigned long CV4L2_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
+static const unsigned long CV4L2_VIDIOC_QUERYCTRL = VIDIOC_QUERYCTRL;
+static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+static const unsigned long CV4L2_VIDIOC_ENUMINPUT = VIDIOC_ENUMINPUT;
+static const unsigned long CV4L2_VIDIOC_S_INPUT = VIDIOC_S_INPUT;
+
+// Pixel formats (`v4l2_fourcc` expansions).
+static const unsigned int CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
+static const unsigned int CV4L2_PIX_FMT_UYVY = V4L2_PIX_FMT_UYVY;
+static const unsigned int CV4L2_PIX_FMT_NV12 = V4L2_PIX_FMT_NV12;
+static const unsigned int CV4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
+static const unsigned int CV4L2_PIX_FMT_YVU420 = V4L2_PIX_FMT_YVU420;
+static const unsigned int CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
+static const unsigned int CV4L2_PIX_FMT_BGR24 = V4L2_PIX_FMT_BGR24;
+static const unsigned int CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+static const unsigned int CV4L2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;
+
+/// `v4l2_ioctl` is variadic; Swift cannot call it. Every request vidrec makes
+/// takes one pointer argument.
+static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) {
+    return v4l2_ioctl(fd, request, arg);
+}
+
+/// `v4l2_open` is variadic; vidrec never creates files through it.
+static inline int cv4l2_open(const char *path, int flags) {
+    return v4l2_open(path, flags);
+}
+
+#endif

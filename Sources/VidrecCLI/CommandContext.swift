@@ -1,0 +1,48 @@
+import Foundation
+import VidrecCore
+import VidrecFFmpeg
+
+/// What every command runs with: the environment, where things live, and the two
+/// output streams. Tests run commands in-process with their own context.
+public struct CommandContext: Sendable {
+    /// Paths resolved from the environment.
+    public var paths: VidrecPaths
+    /// The running executable, for finding built-in presets.
+    public var executable: String
+    /// Writes to standard output.
+    public var out: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var err: @Sendable (String) -> Void
+    /// Whether standard error is a terminal (for the live status line).
+    public var errIsTerminal: Bool
+
+    /// Creates a context.
+    public init(paths: VidrecPaths, executable: String, out: @escaping @Sendable (String) -> Void,
+                err: @escaping @Sendable (String) -> Void, errIsTerminal: Bool) {
+        self.paths = paths
+        self.executable = executable
+        self.out = out
+        self.err = err
+        self.errIsTerminal = errIsTerminal
+    }
+
+    /// The preset library: the user's folder first, then the built-in folders, with
+    /// codec names checked against this FFmpeg.
+    public var presetLibrary: PresetLibrary {
+        let catalog = EncoderCatalog()
+        let parser = PresetParser(encoderExists: { catalog.has($0, kind: $1) },
+                                  pixelFormatExists: { catalog.hasPixelFormat($0) })
+        return PresetLibrary(directories: [paths.userPresetDirectory] + paths.builtinPresetDirectories(executable: executable),
+                             parser: parser)
+    }
+
+    /// The pending area.
+    public func store() throws -> RecordingStore {
+        try RecordingStore(stateDirectory: paths.stateDirectory)
+    }
+
+    /// The album: `--album`, else `VIDREC_ALBUM`, else the XDG videos folder.
+    public func album(_ option: String?) -> Album {
+        Album(path: option.map { ($0 as NSString).expandingTildeInPath } ?? paths.defaultAlbum)
+    }
+}

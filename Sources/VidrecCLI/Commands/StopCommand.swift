@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import VidrecCore
+
+/// `vidrec stop [ID]`: ask the running recording to finish, and wait until its file is final.
+struct StopCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "stop",
+        abstract: "Stop the running recording and wait until its file is final.",
+        discussion: """
+        Sends SIGTERM to the recording process after confirming, through the lock it \
+        holds and /proc, that it is a vidrec recording, then waits for it to finish.
+        """,
+        arguments: [
+            .positional("id", optional: true, help: "The recording to stop, if several are running."),
+            .option("timeout", value: "seconds", help: "How long to wait for the file to be final. (default: 60)"),
+        ])
+
+    var id: String?
+    var timeout: Double
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        id = arguments.positionals["id"]
+        timeout = 60
+        if let text = arguments[option: "timeout"] {
+            guard let value = Double(text), value > 0, value <= 3600 else {
+                throw .invalidValue(text, for: "--timeout <seconds>", reason: "give a number of seconds from 0 to 3600")
+            }
+            timeout = value
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let store = try context.store()
+        let running = store.running()
+        let targets: [RecordingStore.Entry]
+        if let id {
+            guard let entry = running.first(where: { $0.id == id }) else {
+                throw CLIError("no running recording '\(id)'" + (running.isEmpty ? "; nothing is recording" : "; running: \(running.map(\.id).joined(separator: ", "))"), .noInput)
+            }
+            targets = [entry]
+        } else {
+            targets = running
+        }
+        guard !targets.isEmpty else {
+            throw CLIError("no recording in progress; start one with 'vidrec start'", .noInput)
+        }
+        for entry in targets {
+            let pid = entry.sidecar.pid
+            guard StopCommand.isVidrec(pid: pid) else {
+                throw CLIError("recording \(entry.id) is locked but pid \(pid) is not a vidrec process; not signalling it", .temporaryFailure)
+            }
+            guard kill(pid, SIGTERM) == 0 else {
+                throw CLIError("cannot signal recording \(entry.id) (pid \(pid)): \(String(cString: strerror(errno)))", .temporaryFailure)
+            }
+        }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        for entry in targets {
+            while RecordingLock.isHeld(entry.lockPath) {
+                guard Date() < deadline else {
+                    throw CLIError("recording \(entry.id) did not finish within \(Int(timeout)) s; it is still running (pid \(entry.sidecar.pid))", .temporaryFailure)
+                }
+                usleep(50_000)
+            }
+            if let finished = try? store.entry(id: entry.id) {
+                let duration = String(format: "%.3f s", finished.sidecar.duration ?? 0)
+                context.out("stopped \(entry.id): \(duration), \(finished.state.rawValue); keep it with 'vidrec save'\n")
+            } else {
+                context.out("stopped \(entry.id); it was saved to the album\n")
+            }
+        }
+        return .success
+    }
+
+    /// Whether `pid` is a running vidrec (its executable's name), so that a stale PID now
+    /// used by another program is never signalled.
+    static func isVidrec(pid: Int32) -> Bool {
+        guard pid > 0, let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return false }
+        return comm.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("vidrec")
+    }
+}

@@ -1,0 +1,90 @@
+import VidrecCore
+
+/// Parses a subcommand's arguments strictly, the way swift-argument-parser does:
+/// `--opt value` and `--opt=value`, `-x value`, flags, positionals in order, `--` to end
+/// options; anything unknown, missing or repeated is a ``ParserError``.
+public struct CommandLineParser: Sendable {
+    /// The command being parsed.
+    public let spec: CommandSpec
+
+    /// Creates a parser for `spec`.
+    public init(spec: CommandSpec) { self.spec = spec }
+
+    /// Parses `arguments` (without the program and subcommand names).
+    public func parse(_ arguments: [String]) throws(ParserError) -> ParsedArguments {
+        var result = ParsedArguments()
+        let positionals = spec.arguments.filter { if case .positional = $0.kind { true } else { false } }
+        var nextPositional = 0
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if !optionsEnded, argument == "--" { optionsEnded = true; continue }
+            if !optionsEnded, argument.hasPrefix("-"), argument.count > 1, !isNegativeNumber(argument) {
+                if argument == "--help" || argument == "-h" { result.wantsHelp = true; continue }
+                var name: String
+                var inlineValue: String?
+                if argument.hasPrefix("--") {
+                    name = String(argument.dropFirst(2))
+                    if let equals = name.firstIndex(of: "=") {
+                        inlineValue = String(name[name.index(after: equals)...])
+                        name = String(name[..<equals])
+                    }
+                } else {
+                    let letter = argument.dropFirst().first!
+                    guard argument.count == 2, let spec = spec.arguments.first(where: { $0.short == letter }) else {
+                        throw .unknownOption(argument, suggestion: nil)
+                    }
+                    name = spec.name
+                }
+                guard let option = spec.arguments.first(where: { $0.name == name && $0.kind != .positional(optional: true) && $0.kind != .positional(optional: false) }) else {
+                    let names = spec.arguments.compactMap { if case .positional = $0.kind { nil } else { "--" + $0.name } } + ["--help"]
+                    let asked = "--" + name
+                    throw .unknownOption(argument.hasPrefix("--") ? asked : argument,
+                                         suggestion: Suggestion.closest(to: asked, in: names))
+                }
+                switch option.kind {
+                case .flag:
+                    if inlineValue != nil { throw .unexpectedArgument(argument) }
+                    if result.flags.contains(name) { throw .duplicateOption(option.synopsis) }
+                    result.flags.insert(name)
+                case .option:
+                    if result.options[name] != nil { throw .duplicateOption(option.synopsis) }
+                    if let inlineValue {
+                        guard !inlineValue.isEmpty else { throw .missingValue(option.synopsis) }
+                        result.options[name] = inlineValue
+                    } else {
+                        guard index < arguments.count, !looksLikeOption(arguments[index]) else {
+                            throw .missingValue(option.synopsis)
+                        }
+                        result.options[name] = arguments[index]
+                        index += 1
+                    }
+                case .positional:
+                    preconditionFailure("positionals are not matched by name")
+                }
+                continue
+            }
+            guard nextPositional < positionals.count else { throw .unexpectedArgument(argument) }
+            result.positionals[positionals[nextPositional].name] = argument
+            nextPositional += 1
+        }
+        if !result.wantsHelp {
+            for positional in positionals[nextPositional...] where positional.kind == .positional(optional: false) {
+                throw .missingArgument(positional.synopsis)
+            }
+        }
+        return result
+    }
+
+    private func looksLikeOption(_ text: String) -> Bool {
+        text.hasPrefix("-") && text.count > 1 && !isNegativeNumber(text)
+    }
+
+    /// `-1` and `-0.5` are values (so that `--max -1` reports an invalid value, not a
+    /// missing one).
+    private func isNegativeNumber(_ text: String) -> Bool {
+        text.hasPrefix("-") && text.dropFirst().allSatisfy { $0.isNumber || $0 == "." } && text.count > 1
+    }
+}

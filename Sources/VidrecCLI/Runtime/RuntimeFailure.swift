@@ -1,0 +1,57 @@
+import Glibc
+import VidrecCore
+import VidrecFFmpeg
+import VidrecMedia
+
+/// Maps a runtime error to its one-line message and exit code (see ``ExitCode``).
+enum RuntimeFailure {
+    static func classify(_ error: any Error) -> (message: String, code: ExitCode) {
+        switch error {
+        case let error as CLIError:
+            return (error.message, error.code)
+        case let error as PresetError:
+            return (error.description, .dataError)
+        case let error as StoreError:
+            switch error {
+            case .nothingPending, .unknownID, .missingFile: return (error.description, .noInput)
+            case .stillRecording: return (error.description, .temporaryFailure)
+            case .albumNotAFolder, .cannotWrite: return (error.description, .cannotCreate)
+            case .invalidName: return (error.description, .usage)
+            }
+        case let error as SystemError:
+            return (describe(error), code(forErrno: error.errno))
+        case let error as FFmpegError:
+            if let posix = error.posixErrno, [ENOSPC, EIO, EDQUOT, EFBIG].contains(posix) {
+                return (error.description, .ioError)
+            }
+            let settings = ["avcodec_open2", "av_opt_set", "avformat_query_codec", "avcodec_find_encoder_by_name",
+                            "set crf", "set speed", "av_get_pix_fmt", "choose container"]
+            if settings.contains(where: { error.operation.hasPrefix($0) }) {
+                return ("the preset asks for what this FFmpeg cannot do: \(error)", .dataError)
+            }
+            return (error.description, .failure)
+        case let error as CaptureSessionError:
+            return (error.description, .unavailable)
+        default:
+            return ("\(error)", .failure)
+        }
+    }
+
+    static func code(forErrno code: Int32) -> ExitCode {
+        switch code {
+        case ENOSPC, EIO, EDQUOT, EFBIG: .ioError
+        case EACCES, EPERM, EROFS, ENOTDIR, EEXIST: .cannotCreate
+        case ENODEV, ENXIO, EBUSY, ENOENT: .unavailable
+        default: .failure
+        }
+    }
+
+    static func describe(_ error: SystemError) -> String {
+        switch error.errno {
+        case ENOSPC, EDQUOT:
+            "\(error); the disk is full: free space or record to another disk (XDG_STATE_HOME)"
+        default:
+            error.description
+        }
+    }
+}

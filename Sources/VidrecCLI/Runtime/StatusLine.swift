@@ -1,0 +1,30 @@
+import Foundation
+import VidrecCore
+
+/// The live one-line status on a terminal (`● REC 00:05.5 / 00:30.0  30.0 fps  1.2 MB`);
+/// without a terminal it prints nothing, so cron logs get no control characters.
+struct StatusLine {
+    let enabled: Bool
+    let limit: DurationLimit?
+    let write: @Sendable (String) -> Void
+
+    func update(_ progress: SessionProgress) {
+        guard enabled else { return }
+        var line = "● REC \(StatusLine.clock(progress.elapsed))"
+        if let limit { line += " / \(StatusLine.clock(limit.seconds.doubleValue))" }
+        line += String(format: "  %.1f fps  %@", progress.framesPerSecond, ByteCount.format(progress.bytes))
+        if progress.droppedFrames > 0 { line += "  \(progress.droppedFrames) dropped" }
+        write("\r\u{1B}[K" + line)
+    }
+
+    func clear() {
+        if enabled { write("\r\u{1B}[K") }
+    }
+
+    /// `01:02.5`, or `1:02:03.0` past an hour.
+    static func clock(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded(.down))
+        let (h, m, s, t) = (tenths / 36000, tenths / 600 % 60, tenths / 10 % 60, tenths % 10)
+        return h > 0 ? String(format: "%d:%02d:%02d.%d", h, m, s, t) : String(format: "%02d:%02d.%d", m, s, t)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import VidrecCore
+import VidrecFFmpeg
+
+/// The `vidrec` program: dispatches to a subcommand and turns every outcome into
+/// output and an exit status.
+public enum VidrecCLI {
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    static var commands: [any VidrecCommand.Type] { [
+        StartCommand.self, StopCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
+        PendingCommand.self, PresetsCommand.self,
+    ] }
+
+    static var helpSpec: CommandSpec {
+        CommandSpec(name: "help", abstract: "Show help for vidrec or one of its subcommands.", discussion: "",
+                    arguments: [.positional("subcommand", optional: true, help: "The subcommand to explain.")])
+    }
+
+    static var allSpecs: [CommandSpec] { commands.map { $0.spec } + [helpSpec] }
+
+    /// Runs `vidrec` with `arguments` (without the program name).
+    ///
+    /// - Returns: the exit status.
+    public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
+        FFmpegLog.configure(level: context.paths.environment["VIDREC_FFMPEG_LOG"])
+        guard let first = arguments.first else {
+            context.out(UsageRenderer.rootHelp(allSpecs))
+            return ExitCode.success.rawValue
+        }
+        switch first {
+        case "--help", "-h":
+            context.out(UsageRenderer.rootHelp(allSpecs))
+            return ExitCode.success.rawValue
+        case "--version":
+            context.out("vidrec \(version) (FFmpeg \(EncoderCatalog().ffmpegVersion))\n")
+            return ExitCode.success.rawValue
+        case "help":
+            let rest = Array(arguments.dropFirst())
+            do {
+                let parsed = try CommandLineParser(spec: helpSpec).parse(rest)
+                guard let name = parsed.positionals["subcommand"] else {
+                    context.out(UsageRenderer.rootHelp(allSpecs))
+                    return ExitCode.success.rawValue
+                }
+                guard let spec = allSpecs.first(where: { $0.name == name }) else {
+                    throw ParserError.unknownCommand(name, suggestion: Suggestion.closest(to: name, in: allSpecs.map(\.name)))
+                }
+                context.out(UsageRenderer.help(spec))
+                return ExitCode.success.rawValue
+            } catch let error as ParserError {
+                context.err(UsageRenderer.usageError(error, spec: helpSpec))
+                return ExitCode.usage.rawValue
+            } catch {
+                return ExitCode.software.rawValue
+            }
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            let error: ParserError = first.hasPrefix("-")
+                ? .unknownOption(first, suggestion: Suggestion.closest(to: first, in: ["--help", "--version"]))
+                : .unknownCommand(first, suggestion: Suggestion.closest(to: first, in: allSpecs.map(\.name)))
+            context.err(UsageRenderer.usageError(error, spec: nil))
+            return ExitCode.usage.rawValue
+        }
+        let instance: any VidrecCommand
+        do {
+            let parsed = try CommandLineParser(spec: command.spec).parse(Array(arguments.dropFirst()))
+            if parsed.wantsHelp {
+                context.out(UsageRenderer.help(command.spec))
+                return ExitCode.success.rawValue
+            }
+            instance = try command.init(parsed)
+        } catch {
+            context.err(UsageRenderer.usageError(error, spec: command.spec))
+            return ExitCode.usage.rawValue
+        }
+        do {
+            return try instance.run(context).rawValue
+        } catch {
+            let (message, code) = RuntimeFailure.classify(error)
+            context.err("Error: \(message)\n")
+            return code.rawValue
+        }
+    }
+}

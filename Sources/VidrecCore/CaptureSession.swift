@@ -1,0 +1,143 @@
+import Synchronization
+import VidrecMedia
+
+/// Joins a camera and an optional microphone to a movie output, as AVFoundation's
+/// `AVCaptureSession` joins inputs to an `AVCaptureMovieFileOutput`.
+///
+/// Timing lives here, in stream units, on one clock:
+/// - the first video frame is t = 0; each frame's index on the output frame grid is its
+///   capture time (CLOCK_MONOTONIC) since then, times the frame rate, rounded; a frame
+///   the camera skipped leaves a gap, so the movie keeps real time;
+/// - audio is placed by its capture time on the same clock: trimmed or padded with
+///   silence at the start, and padded where the microphone's stream has a gap;
+/// - the limiter and ``requestStop()`` set an end frame; audio ends at the same time.
+///
+/// Sources push into one bounded ``CaptureQueue``; ``run(progress:)`` drains it on the
+/// calling thread and feeds the sink.
+public final class CaptureSession: Sendable {
+    /// How long a source may stay silent before the session treats it as gone.
+    public static let stallTimeout: Int64 = 5_000_000_000
+
+    private let video: any VideoCaptureSource
+    private let audio: (any AudioCaptureSource)?
+    private let frameRate: Rational
+    private let limit: DurationLimit?
+    private let queue: CaptureQueue
+    private let stopRequested = Atomic<Bool>(false)
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - video: the camera.
+    ///   - audio: the microphone, or `nil` for a silent movie.
+    ///   - frameRate: the output frame rate (the preset's).
+    ///   - limit: `--max`, or `nil` to record until stopped.
+    public init(video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational,
+                limit: DurationLimit?, queue: CaptureQueue = CaptureQueue()) {
+        self.video = video
+        self.audio = audio
+        self.frameRate = frameRate
+        self.limit = limit
+        self.queue = queue
+    }
+
+    /// Asks the session to end: the movie ends after the newest video frame, with audio
+    /// to the same time. Safe from any thread (a signal handler's queue, `vidrec stop`).
+    public func requestStop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Starts the sources, records into `sink` until the limit, a stop request or a
+    /// failure, then stops the sources and finishes the sink.
+    ///
+    /// - Parameter progress: called about twice a second on this thread.
+    /// - Returns: the outcome; a failure of a source or of the sink is reported in it,
+    ///   after the file has been finished with everything recorded before the failure.
+    /// - Throws: only when a source cannot be started (nothing has been recorded).
+    public func run(into sink: any MovieSink, progress: (SessionProgress) -> Void = { _ in }) throws -> RecordingOutcome {
+        try video.start(into: queue)
+        if let audio {
+            do { try audio.start(into: queue) } catch {
+                video.stop()
+                throw error
+            }
+        }
+        var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
+                                limit: limit, start: MonotonicClock.now())
+        var failure: (any Error)?
+        var lastProgress = MonotonicClock.now()
+        var framesAtLastProgress: Int64 = 0
+
+        while !timeline.isComplete(now: MonotonicClock.now()) {
+            let now = MonotonicClock.now()
+            if stopRequested.load(ordering: .relaxed), !timeline.isStopping {
+                timeline.stop(at: now)
+            }
+            if let stall = timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
+                failure = CaptureSessionError.stalled(stall == .video ? video.displayName : audio!.displayName, stall)
+                break
+            }
+            if now - lastProgress >= 500_000_000 {
+                let rate = Double(timeline.videoFrames - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
+                progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: timeline.videoFrames,
+                                         framesPerSecond: rate, bytes: sink.bytesWritten,
+                                         droppedFrames: timeline.droppedFrames + Int64(queue.droppedVideoFrames)))
+                lastProgress = now
+                framesAtLastProgress = timeline.videoFrames
+            }
+            guard let event = queue.pop(timeout: 0.05) else { continue }
+            let arrival = MonotonicClock.now()
+            do {
+                switch event {
+                case .video(let frame):
+                    if let index = timeline.place(frame, arrival: arrival) { try sink.appendVideo(frame, frameIndex: index) }
+                case .audio(let chunk):
+                    for piece in timeline.place(chunk, arrival: arrival) { try sink.appendAudio(piece) }
+                case .sourceEnded(let kind, let error):
+                    let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
+                    failure = CaptureSessionError.sourceEnded(name, kind, error)
+                }
+            } catch {
+                failure = error
+            }
+            if failure != nil { break }
+        }
+        if failure == nil, let padding = timeline.closingSilence(format: audio?.audioFormat) {
+            do { try sink.appendAudio(padding) } catch { failure = error }
+        }
+        audio?.stop()
+        video.stop()
+        do { try sink.finish() } catch { failure = failure ?? error }
+
+        let reason: EndReason
+        if let failure {
+            reason = .failed("\(failure)")
+        } else if timeline.reachedLimit, let limit {
+            reason = .maximumDuration(limit)
+        } else {
+            reason = .stopped
+        }
+        return RecordingOutcome(
+            reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: timeline.audioWritten,
+            duration: timeline.duration, droppedFrames: timeline.droppedFrames,
+            queueDroppedFrames: Int64(queue.droppedVideoFrames), insertedSilence: timeline.insertedSilence,
+            bytes: sink.bytesWritten)
+    }
+}
+
+/// Why a source made the session end.
+public enum CaptureSessionError: Error, CustomStringConvertible {
+    /// A source sent nothing for ``CaptureSession/stallTimeout``.
+    case stalled(String, MediaKind)
+    /// A source stopped by itself, with its error.
+    case sourceEnded(String, MediaKind, (any Error)?)
+
+    public var description: String {
+        switch self {
+        case let .stalled(name, kind):
+            "\(kind == .video ? "camera" : "microphone") \(name) sent nothing for \(CaptureSession.stallTimeout / 1_000_000_000) s; the recording so far was kept"
+        case let .sourceEnded(name, kind, error):
+            "\(kind == .video ? "camera" : "microphone") \(name) stopped\(error.map { ": \($0)" } ?? ""); the recording so far was kept"
+        }
+    }
+}

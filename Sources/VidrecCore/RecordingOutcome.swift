@@ -1,0 +1,62 @@
+import VidrecMedia
+
+/// Why a recording ended.
+public enum EndReason: Sendable, Equatable {
+    /// `--max` was reached: success.
+    case maximumDuration(DurationLimit)
+    /// The user (or `vidrec stop`, or a signal) asked it to stop: success.
+    case stopped
+    /// A source or the output failed; what was recorded so far is kept.
+    case failed(String)
+
+    /// Whether the recording counts as a success (exit status 0).
+    public var isSuccess: Bool {
+        if case .failed = self { return false }
+        return true
+    }
+
+    /// One line for the user.
+    public var message: String {
+        switch self {
+        case .maximumDuration(let limit): "reached maximum duration (\(limit))"
+        case .stopped: "stopped"
+        case .failed(let reason): reason
+        }
+    }
+}
+
+/// What a capture session produced.
+public struct RecordingOutcome: Sendable {
+    /// Why it ended.
+    public var reason: EndReason
+    /// The error behind a `.failed` reason, for choosing an exit code.
+    public var error: (any Error)?
+    /// Video frames written.
+    public var videoFrames: Int64
+    /// Audio frames (samples per channel) written, at the source's rate.
+    public var audioFrames: Int64
+    /// Duration of the video stream: frame slots up to and including the last frame.
+    public var duration: Rational
+    /// Frames the camera skipped (gaps in the frame grid or sequence numbers).
+    public var droppedFrames: Int64
+    /// Frames vidrec itself dropped because the encoder could not keep up.
+    public var queueDroppedFrames: Int64
+    /// Audio frames of silence inserted for gaps in the microphone's stream.
+    public var insertedSilence: Int64
+    /// Bytes in the file.
+    public var bytes: Int64
+}
+
+/// A snapshot of a running recording, for the status line.
+public struct SessionProgress: Sendable {
+    /// Media time recorded so far, in seconds.
+    public var elapsed: Double
+    /// Video frames written.
+    public var videoFrames: Int64
+    /// Frames per second written over the last interval.
+    public var framesPerSecond: Double
+    /// Bytes in the file.
+    public var bytes: Int64
+    /// Frames dropped so far (by the camera or by vidrec).
+    public var droppedFrames: Int64
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The small JSON file kept beside each pending recording (`<id>.json`).
+public struct RecordingSidecar: Codable, Sendable, Equatable {
+    /// Where a recording stands.
+    public enum State: String, Codable, Sendable {
+        /// Being written now (its lock is held by the recording process).
+        case recording
+        /// Ended and finalized: ready to save.
+        case finished
+        /// The recording process died (crash, `kill -9`, power cut); the fragments
+        /// written so far play, and `vidrec save` finalizes them.
+        case interrupted
+        /// Ended by a failure (a vanished camera, a full disk) and finalized.
+        case failed
+    }
+
+    /// The recording's ID: its start time, `YYYYMMDD-HHMMSS`, plus `-N` if needed.
+    public var id: String
+    /// The preset's name and file.
+    public var preset: String
+    public var presetFile: String
+    /// The camera and microphone, as displayed.
+    public var camera: String
+    public var microphone: String?
+    /// The container, which is also the file's extension.
+    public var container: String
+    /// When recording started, ISO 8601.
+    public var startTime: String
+    /// The state as last written by the recording process.
+    public var state: State
+    /// The recording process.
+    public var pid: Int32
+    /// Duration in seconds, once ended.
+    public var duration: Double?
+    /// Video frames written.
+    public var videoFrames: Int64?
+    /// Frames dropped by the camera and by vidrec.
+    public var droppedFrames: Int64?
+    /// Seconds of silence inserted for microphone gaps.
+    public var insertedSilence: Double?
+    /// Why it ended, in words.
+    public var endReason: String?
+    /// `--max`, in seconds, if one was given.
+    public var maxDuration: Double?
+    /// The name asked for with `--as` or `--name`, for the save step.
+    public var saveName: String?
+
+    /// Creates a sidecar for a recording that is starting now.
+    public init(id: String, preset: String, presetFile: String, camera: String, microphone: String?,
+                container: String, startTime: Date, pid: Int32, maxDuration: Double?) {
+        self.id = id
+        self.preset = preset
+        self.presetFile = presetFile
+        self.camera = camera
+        self.microphone = microphone
+        self.container = container
+        self.startTime = ISO8601DateFormatter().string(from: startTime)
+        self.state = .recording
+        self.pid = pid
+        self.maxDuration = maxDuration
+    }
+}

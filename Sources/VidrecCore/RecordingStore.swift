@@ -1,0 +1,223 @@
+import Foundation
+import Glibc
+import VidrecMedia
+
+/// The pending area: recordings that have been made but not yet saved to the album,
+/// each as a media file plus a JSON sidecar, like the temporary movie file that
+/// `UIImagePickerController` hands over before it is saved to the Camera Roll.
+///
+/// Layout under `<state>/pending` (mode 0700): `ID.partial.EXT` while recording,
+/// `ID.EXT` once finalized, `ID.json` (the sidecar), `ID.lock` (held while recording).
+public struct RecordingStore: Sendable {
+    /// A pending recording as found on disk.
+    public struct Entry: Sendable {
+        /// The sidecar as last written.
+        public var sidecar: RecordingSidecar
+        /// The effective state: `recording` whose lock is free reads as `interrupted`.
+        public var state: RecordingSidecar.State
+        /// The finalized file, once it exists.
+        public var mediaPath: String
+        /// The file being written (and what a crash leaves behind).
+        public var partialPath: String
+        /// The lock held while recording.
+        public var lockPath: String
+        /// The ID.
+        public var id: String { sidecar.id }
+        /// Bytes in whichever file exists.
+        public var bytes: Int64 {
+            for path in [mediaPath, partialPath] {
+                var info = stat()
+                if stat(path, &info) == 0 { return Int64(info.st_size) }
+            }
+            return 0
+        }
+    }
+
+    /// The pending folder.
+    public let directory: String
+
+    /// Opens the pending area under `stateDirectory`, creating it with mode 0700.
+    ///
+    /// - Throws: ``StoreError/cannotWrite(path:reason:)`` when it cannot be created.
+    public init(stateDirectory: String) throws {
+        directory = stateDirectory + "/pending"
+        for folder in [stateDirectory, directory] {
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                if errno == ENOENT {
+                    do {
+                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                                attributes: [.posixPermissions: 0o700])
+                        continue
+                    } catch { throw StoreError.cannotWrite(path: folder, reason: Album.reason(error)) }
+                }
+                throw StoreError.cannotWrite(path: folder, reason: SystemError.describe(errno))
+            }
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw StoreError.cannotWrite(path: directory, reason: "not a folder")
+        }
+        if access(directory, W_OK | X_OK) != 0 {
+            throw StoreError.cannotWrite(path: directory, reason: SystemError.describe(errno))
+        }
+    }
+
+    private func entry(for sidecar: RecordingSidecar) -> Entry {
+        let base = directory + "/" + sidecar.id
+        let lockPath = base + ".lock"
+        var state = sidecar.state
+        if state == .recording, !RecordingLock.isHeld(lockPath) { state = .interrupted }
+        return Entry(sidecar: sidecar, state: state, mediaPath: "\(base).\(sidecar.container)",
+                     partialPath: "\(base).partial.\(sidecar.container)", lockPath: lockPath)
+    }
+
+    /// Starts a new recording: picks an ID from `date`, takes its lock and writes its sidecar.
+    ///
+    /// - Parameter makeSidecar: builds the sidecar for the chosen ID.
+    /// - Returns: the entry and the lock, which the caller holds until it is done.
+    public func create(at date: Date, _ makeSidecar: (String) -> RecordingSidecar) throws -> (Entry, RecordingLock) {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        let stem = formatter.string(from: date)
+        for attempt in 1...1000 {
+            let id = attempt == 1 ? stem : "\(stem)-\(attempt)"
+            let sidecarPath = directory + "/" + id + ".json"
+            if FileManager.default.fileExists(atPath: sidecarPath) { continue }
+            guard let lock = try RecordingLock(acquiring: directory + "/" + id + ".lock") else { continue }
+            if FileManager.default.fileExists(atPath: sidecarPath) { continue }
+            let sidecar = makeSidecar(id)
+            try write(sidecar)
+            return (entry(for: sidecar), lock)
+        }
+        throw StoreError.cannotWrite(path: directory, reason: "no free recording ID")
+    }
+
+    /// Replaces a sidecar atomically (write, fsync, rename).
+    public func write(_ sidecar: RecordingSidecar) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(sidecar)
+        let path = directory + "/" + sidecar.id + ".json"
+        let temporary = path + ".tmp"
+        unlink(temporary)
+        let fd = try systemCall("create", temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        defer { close(fd) }
+        try data.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                done += try systemCall("write", temporary) { Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done) }
+            }
+        }
+        try systemCall("fsync", temporary) { fsync(fd) }
+        try systemCall("rename", path) { rename(temporary, path) }
+    }
+
+    /// Every pending recording, oldest first. Sidecars that cannot be read are skipped,
+    /// and so are sidecars whose media is gone (a save that finished moving the file
+    /// but was killed before removing the sidecar); those are removed.
+    public func list() -> [Entry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var entries: [Entry] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let path = directory + "/" + name
+            guard let data = FileManager.default.contents(atPath: path),
+                  let sidecar = try? JSONDecoder().decode(RecordingSidecar.self, from: data),
+                  sidecar.id + ".json" == name
+            else { continue }
+            let entry = entry(for: sidecar)
+            let exists = FileManager.default.fileExists(atPath: entry.mediaPath)
+                || FileManager.default.fileExists(atPath: entry.partialPath)
+            if !exists && entry.state != .recording {
+                remove(entry)
+                continue
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// The recording with `id`.
+    public func entry(id: String) throws -> Entry {
+        let all = list()
+        guard let entry = all.first(where: { $0.id == id }) else {
+            throw StoreError.unknownID(id, available: all.map(\.id))
+        }
+        return entry
+    }
+
+    /// The newest recording that can be saved (finished, failed or interrupted).
+    public func newestSavable(command: String) throws -> Entry {
+        guard let entry = list().last(where: { $0.state != .recording }) else {
+            throw StoreError.nothingPending(command: command)
+        }
+        return entry
+    }
+
+    /// Recordings being written now.
+    public func running() -> [Entry] { list().filter { $0.state == .recording } }
+
+    /// Finalizes a finished write or recovers an interrupted one: turns `ID.partial.EXT`
+    /// into `ID.EXT` (rewritten by `finalizer` where the container needs it).
+    ///
+    /// - Returns: the playable duration in seconds.
+    @discardableResult
+    public func finalize(_ entry: Entry, with finalizer: any MovieFinalizing) throws -> Double? {
+        guard FileManager.default.fileExists(atPath: entry.partialPath) else { return nil }
+        guard !FileManager.default.fileExists(atPath: entry.mediaPath) else {
+            unlink(entry.partialPath)
+            return nil
+        }
+        if finalizer.rewrites(entry.sidecar.container) {
+            let temporary = directory + "/" + entry.id + ".final." + entry.sidecar.container
+            unlink(temporary)
+            let duration: Double
+            do { duration = try finalizer.finalize(source: entry.partialPath, destination: temporary) } catch {
+                unlink(temporary)
+                throw error
+            }
+            try systemCall("rename", entry.mediaPath) { rename(temporary, entry.mediaPath) }
+            unlink(entry.partialPath)
+            return duration
+        }
+        try systemCall("rename", entry.mediaPath) { rename(entry.partialPath, entry.mediaPath) }
+        return nil
+    }
+
+    /// Moves a recording into `album` and removes it from the pending area.
+    ///
+    /// Interrupted recordings are finalized first. A `kill -9` at any moment leaves the
+    /// recording either pending or in the album, whole.
+    ///
+    /// - Returns: the path in the album.
+    public func commit(_ entry: Entry, to album: Album, name: String?,
+                       finalizer: any MovieFinalizing) throws -> String {
+        if entry.state == .recording { throw StoreError.stillRecording(entry.id, pid: entry.sidecar.pid) }
+        let name = name ?? entry.sidecar.saveName ?? "vidrec-\(entry.id)"
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.utf8.count < 200 else {
+            throw StoreError.invalidName(name)
+        }
+        if entry.state == .interrupted || FileManager.default.fileExists(atPath: entry.partialPath) {
+            try finalize(entry, with: finalizer)
+        }
+        guard FileManager.default.fileExists(atPath: entry.mediaPath) else { throw StoreError.missingFile(entry.mediaPath) }
+        var base = name
+        let ext = entry.sidecar.container
+        if base.lowercased().hasSuffix("." + ext) { base = String(base.dropLast(ext.count + 1)) }
+        let saved = try album.add(entry.mediaPath, name: base, extension: ext)
+        remove(entry)
+        return saved
+    }
+
+    /// Deletes a recording's files and sidecar.
+    public func discard(_ entry: Entry) throws {
+        if entry.state == .recording { throw StoreError.stillRecording(entry.id, pid: entry.sidecar.pid) }
+        for path in [entry.mediaPath, entry.partialPath] { unlink(path) }
+        remove(entry)
+    }
+
+    private func remove(_ entry: Entry) {
+        unlink(directory + "/" + entry.id + ".json")
+        unlink(entry.lockPath)
+    }
+}

@@ -1,0 +1,172 @@
+import VidrecMedia
+
+/// Places captured frames and audio on the movie's timeline: the capture session's
+/// timing rules, kept free of threads and devices so they can be tested directly.
+///
+/// All times are capture times in nanoseconds on CLOCK_MONOTONIC; positions are frame
+/// indexes (time base `1/frameRate`) and audio frame counts (time base `1/sampleRate`).
+public struct Timeline: Sendable {
+    /// Audio gaps shorter than this (in seconds) are jitter, not lost samples.
+    public static let audioGapTolerance = Rational(1, 20)
+    /// How long to wait, after video has ended, for audio to reach the same time.
+    public static let audioGrace: Int64 = 1_000_000_000
+
+    /// Output frames per second.
+    public let frameRate: Rational
+    /// The microphone's sample rate, or `nil` for a silent movie.
+    public let sampleRate: Int?
+
+    /// Capture time of the first video frame: t = 0.
+    public private(set) var origin: Int64?
+    /// Video frames placed.
+    public private(set) var videoFrames: Int64 = 0
+    /// Frame slots left empty because the camera skipped frames.
+    public private(set) var droppedFrames: Int64 = 0
+    /// Audio frames placed (including inserted silence).
+    public private(set) var audioWritten: Int64 = 0
+    /// Audio frames of silence inserted for gaps.
+    public private(set) var insertedSilence: Int64 = 0
+    /// Whether the end came from the duration limit.
+    public private(set) var reachedLimit = false
+    /// Whether a stop was requested.
+    public private(set) var isStopping = false
+
+    private var lastIndex: Int64 = -1
+    private var endFrame: Int64?
+    private var pendingAudio: [AudioChunk] = []
+    private var audioStarted = false
+    private var videoDone = false
+    private var audioDone = false
+    private var audioDeadline: Int64?
+    private var lastVideoArrival: Int64
+    private var lastAudioArrival: Int64
+
+    /// Creates a timeline; `start` is when capture started (for stall detection).
+    public init(frameRate: Rational, sampleRate: Int?, limit: DurationLimit?, start: Int64) {
+        self.frameRate = frameRate
+        self.sampleRate = sampleRate
+        endFrame = limit?.videoFrames(at: frameRate)
+        lastVideoArrival = start
+        lastAudioArrival = start
+        audioDone = sampleRate == nil
+    }
+
+    /// The video stream's duration so far: slots up to the last frame placed.
+    public var duration: Rational { Rational(lastIndex + 1) * frameRate.reciprocal }
+
+    /// The audio frame count at which audio ends, once the video end is known.
+    private var audioEnd: Int64? {
+        guard let endFrame, let sampleRate else { return nil }
+        return (Rational(endFrame) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
+    }
+
+    /// Where `frame` goes: its frame index, or `nil` when it is not written (after the
+    /// end, or in a slot already taken).
+    public mutating func place(_ frame: VideoFrame, arrival: Int64) -> Int64? {
+        lastVideoArrival = arrival
+        guard !videoDone else { return nil }
+        if origin == nil { origin = frame.captureTime }
+        let index = (Rational(frame.captureTime - origin!, 1_000_000_000) * frameRate).rounded
+        guard index > lastIndex else { return nil }
+        if let endFrame, index >= endFrame {
+            finishVideo(arrival: arrival)
+            return nil
+        }
+        droppedFrames += index - lastIndex - 1
+        lastIndex = index
+        videoFrames += 1
+        if let endFrame, index == endFrame - 1 { finishVideo(arrival: arrival) }
+        return index
+    }
+
+    private mutating func finishVideo(arrival: Int64) {
+        if !isStopping { reachedLimit = true }
+        videoDone = true
+        audioDeadline = arrival + Timeline.audioGrace
+        if let audioEnd, audioWritten >= audioEnd { audioDone = true }
+    }
+
+    /// Where `chunk` goes: the pieces to append, in order (silence first where the
+    /// microphone's stream has a gap); empty before the first video frame and after the
+    /// end. Audio that arrives before the first video frame is held and released by the
+    /// next call after it.
+    public mutating func place(_ chunk: AudioChunk, arrival: Int64) -> [AudioChunk] {
+        lastAudioArrival = arrival
+        guard sampleRate != nil, !audioDone else { return [] }
+        guard origin != nil else {
+            pendingAudio.append(chunk)
+            // Keep at most two seconds of audio from before the first frame.
+            let oldest = chunk.captureTime - 2_000_000_000
+            pendingAudio.removeAll { $0.captureTime < oldest }
+            return []
+        }
+        let held = pendingAudio
+        pendingAudio = []
+        return (held + [chunk]).flatMap { placeAfterOrigin($0) }
+    }
+
+    private mutating func placeAfterOrigin(_ input: AudioChunk) -> [AudioChunk] {
+        guard !audioDone else { return [] }
+        let rate = Int64(input.format.sampleRate)
+        let position = (Rational(input.captureTime - origin!, 1_000_000_000) * Rational(rate)).rounded
+        var chunk = input
+        var pieces: [AudioChunk] = []
+        let gap = position - audioWritten
+        if !audioStarted {
+            audioStarted = true
+            if gap < 0 {
+                guard -gap < Int64(chunk.frameCount) else { audioStarted = false; return [] }
+                chunk = chunk.slice(Int(-gap)..<chunk.frameCount)
+            } else if gap > 0 {
+                pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: origin!))
+            }
+        } else if Rational(gap, rate) > Timeline.audioGapTolerance {
+            pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: chunk.captureTime))
+            insertedSilence += gap
+        }
+        var placed: [AudioChunk] = []
+        for piece in pieces + [chunk] {
+            var piece = piece
+            if let audioEnd {
+                let room = audioEnd - audioWritten
+                if room <= 0 { audioDone = true; break }
+                if Int64(piece.frameCount) > room { piece = piece.slice(0..<Int(room)) }
+            }
+            audioWritten += Int64(piece.frameCount)
+            placed.append(piece)
+        }
+        if let audioEnd, audioWritten >= audioEnd { audioDone = true }
+        return placed
+    }
+
+    /// Ends the movie after the newest frame; audio ends at the same time.
+    public mutating func stop(at now: Int64) {
+        isStopping = true
+        endFrame = min(endFrame ?? .max, lastIndex + 1)
+        if !videoDone { finishVideo(arrival: now) }
+        if lastIndex < 0 { audioDone = true }
+    }
+
+    /// Whether everything has been placed (or audio's grace time is over).
+    public func isComplete(now: Int64) -> Bool {
+        guard videoDone else { return false }
+        return audioDone || now >= (audioDeadline ?? .max)
+    }
+
+    /// The source that has sent nothing for `timeout` nanoseconds while still needed.
+    public func stalledSource(now: Int64, timeout: Int64) -> MediaKind? {
+        if !videoDone, now - lastVideoArrival > timeout { return .video }
+        if !audioDone, !videoDone, now - lastAudioArrival > timeout { return .audio }
+        return nil
+    }
+
+    /// Silence to append so that audio lasts exactly as long as video, when the
+    /// microphone fell short; `nil` when nothing is missing.
+    public mutating func closingSilence(format: AudioFormat?) -> AudioChunk? {
+        guard let format, let audioEnd, lastIndex >= 0, audioWritten < audioEnd else { return nil }
+        let missing = audioEnd - audioWritten
+        audioWritten = audioEnd
+        audioDone = true
+        return .silence(format: format, frameCount: Int(missing), captureTime: origin ?? 0)
+    }
+}

@@ -1,0 +1,146 @@
+import CFFmpeg
+import VidrecMedia
+
+/// The audio stream of a movie: its encoder, the resampler from the microphone's
+/// format to the encoder's, and the FIFO that cuts audio into encoder-sized frames.
+final class AudioStreamEncoder: StreamEncoder {
+    let codecContext: UnsafeMutablePointer<AVCodecContext>
+    let stream: UnsafeMutablePointer<AVStream>
+    let name: String
+    var defaultPacketDuration: Int64 { Int64(frameSize) }
+
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let fifo: OpaquePointer
+    private var resampler: OpaquePointer?
+    private var resamplerInput: AudioFormat?
+    private let frameSize: Int32
+    private let acceptsShortLastFrame: Bool
+    private var samplesEncoded: Int64 = 0
+
+    /// Adds an audio stream to `format` and opens its encoder.
+    init(format: UnsafeMutablePointer<AVFormatContext>, settings: AudioEncoding) throws {
+        name = settings.codec
+        guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
+            throw FFmpegError("avcodec_find_encoder_by_name", settings.codec, code: cffmpeg_averror(ENOENT),
+                              hint: "no such encoder in this FFmpeg; `ffmpeg -encoders` lists them")
+        }
+        stream = try allocated(avformat_new_stream(format, nil), "avformat_new_stream", settings.codec)
+        codecContext = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3", settings.codec)
+        frame = try allocated(av_frame_alloc(), "av_frame_alloc", settings.codec)
+
+        let cc = codecContext
+        cc.pointee.sample_fmt = codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
+        cc.pointee.sample_rate = Int32(settings.sampleRate)
+        cc.pointee.bit_rate = Int64(settings.bitRate)
+        cc.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+        av_channel_layout_default(&cc.pointee.ch_layout, Int32(settings.channels))
+        stream.pointee.time_base = cc.pointee.time_base
+        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            cc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        try check(avcodec_open2(cc, codec, nil), "avcodec_open2", settings.codec)
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, cc),
+                  "avcodec_parameters_from_context", settings.codec)
+
+        let capabilities = codec.pointee.capabilities
+        let variable = capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0
+        frameSize = variable || cc.pointee.frame_size == 0 ? 1024 : cc.pointee.frame_size
+        acceptsShortLastFrame = variable || capabilities & AV_CODEC_CAP_SMALL_LAST_FRAME != 0
+        fifo = try allocated(av_audio_fifo_alloc(cc.pointee.sample_fmt, Int32(settings.channels), frameSize * 4),
+                             "av_audio_fifo_alloc", settings.codec)
+    }
+
+    /// Resamples `chunk` into the FIFO and hands every whole encoder frame to `encode`.
+    func append(_ chunk: AudioChunk, encode: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
+        try convert(chunk.buffer.bytes, frameCount: Int32(chunk.frameCount), format: chunk.format)
+        try emitFrames(flushing: false, encode: encode)
+    }
+
+    /// Drains the resampler and the FIFO; the last frame is short (or padded with
+    /// silence, for encoders that need whole frames).
+    func drain(encode: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
+        if let format = resamplerInput { try convert(nil, frameCount: 0, format: format) }
+        try emitFrames(flushing: true, encode: encode)
+    }
+
+    private func convert(_ samples: UnsafeMutableRawPointer?, frameCount: Int32, format: AudioFormat) throws {
+        if resampler == nil || resamplerInput != format {
+            try makeResampler(for: format)
+        }
+        let cc = codecContext.pointee
+        let capacity = swr_get_out_samples(resampler, frameCount)
+        guard capacity > 0 else { return }
+        var scratch: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
+        var lineSize: Int32 = 0
+        try check(av_samples_alloc_array_and_samples(&scratch, &lineSize, cc.ch_layout.nb_channels, capacity,
+                                                     cc.sample_fmt, 0), "av_samples_alloc", name)
+        defer {
+            av_freep(&scratch![0])
+            av_freep(&scratch)
+        }
+        var input: UnsafePointer<UInt8>? = samples.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+        let converted = try withUnsafeMutablePointer(to: &input) { inputPlanes in
+            try check(swr_convert(resampler, scratch, capacity, samples == nil ? nil : inputPlanes, frameCount),
+                      "swr_convert", name)
+        }
+        guard converted > 0 else { return }
+        let written = scratch!.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
+            av_audio_fifo_write(fifo, $0, converted)
+        }
+        try check(written, "av_audio_fifo_write", name)
+    }
+
+    private func makeResampler(for input: AudioFormat) throws {
+        swr_free(&resampler)
+        var inLayout = AVChannelLayout()
+        av_channel_layout_default(&inLayout, Int32(input.channels))
+        defer { av_channel_layout_uninit(&inLayout) }
+        let inFormat: AVSampleFormat = switch input.sampleFormat {
+        case .s16: AV_SAMPLE_FMT_S16
+        case .s32: AV_SAMPLE_FMT_S32
+        case .float32: AV_SAMPLE_FMT_FLT
+        }
+        let cc = codecContext
+        try check(swr_alloc_set_opts2(&resampler, &cc.pointee.ch_layout, cc.pointee.sample_fmt, cc.pointee.sample_rate,
+                                      &inLayout, inFormat, Int32(input.sampleRate), 0, nil),
+                  "swr_alloc_set_opts2", "\(input) to \(name)")
+        try check(swr_init(resampler), "swr_init", "\(input) to \(name)")
+        resamplerInput = input
+    }
+
+    private func emitFrames(flushing: Bool, encode: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
+        let cc = codecContext.pointee
+        while true {
+            let available = av_audio_fifo_size(fifo)
+            if available == 0 || (!flushing && available < frameSize) { return }
+            let count = min(available, frameSize)
+            av_frame_unref(frame)
+            frame.pointee.nb_samples = acceptsShortLastFrame ? count : frameSize
+            frame.pointee.format = cc.sample_fmt.rawValue
+            frame.pointee.sample_rate = cc.sample_rate
+            try check(av_channel_layout_copy(&frame.pointee.ch_layout, &codecContext.pointee.ch_layout),
+                      "av_channel_layout_copy", name)
+            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", name)
+            if count < frame.pointee.nb_samples {
+                try check(av_samples_set_silence(frame.pointee.extended_data, 0, frame.pointee.nb_samples,
+                                                 cc.ch_layout.nb_channels, cc.sample_fmt), "av_samples_set_silence", name)
+            }
+            let read = frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
+                av_audio_fifo_read(fifo, $0, count)
+            }
+            try check(read, "av_audio_fifo_read", name)
+            frame.pointee.pts = samplesEncoded
+            samplesEncoded += Int64(frame.pointee.nb_samples)
+            try encode(frame)
+        }
+    }
+
+    deinit {
+        var cc: UnsafeMutablePointer<AVCodecContext>? = codecContext
+        avcodec_free_context(&cc)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+        av_audio_fifo_free(fifo)
+        swr_free(&resampler)
+    }
+}

@@ -1,0 +1,83 @@
+import CFFmpeg
+import Glibc
+import VidrecMedia
+
+/// Turns a recording written as fragments (or cut short by a crash) into an ordinary
+/// movie with its index at the front (`movflags=+faststart`), so that it opens at
+/// once, seeks anywhere, and reports its duration without a scan.
+///
+/// Packets are copied, not re-encoded. A truncated last fragment is dropped: the
+/// result holds everything up to the last complete fragment.
+public struct MovieFinalizer: Sendable {
+    /// Creates a finalizer.
+    public init() {}
+
+    /// Whether files in `container` are rewritten at all (Matroska/WebM are indexed
+    /// by their own trailer and are only copied).
+    public func rewrites(_ container: String) -> Bool { ContainerFormat.needsFinalRemux(container) }
+
+    /// Writes `destination` (which must not exist) from `source`.
+    ///
+    /// - Returns: the duration of the result in seconds.
+    /// - Throws: ``FFmpegError`` when `source` holds no playable media or writing fails.
+    @discardableResult
+    public func finalize(source: String, destination: String) throws -> Double {
+        var input: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&input, source, nil, nil), "avformat_open_input", source)
+        defer { avformat_close_input(&input) }
+        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", source)
+
+        let muxer = String(cString: input!.pointee.iformat.pointee.name).contains("mp4") ? "mp4" : "matroska"
+        let wantedMuxer = destination.hasSuffix(".mov") ? "mov" : destination.hasSuffix(".webm") ? "webm" : muxer
+        var output: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&output, nil, wantedMuxer, destination),
+                  "avformat_alloc_output_context2", destination)
+        defer {
+            if let pb = output?.pointee.pb { _ = pb; avio_closep(&output!.pointee.pb) }
+            avformat_free_context(output)
+        }
+        let streamCount = Int(input!.pointee.nb_streams)
+        for index in 0..<streamCount {
+            let inStream = input!.pointee.streams[index]!
+            let outStream = try allocated(avformat_new_stream(output, nil), "avformat_new_stream", destination)
+            try check(avcodec_parameters_copy(outStream.pointee.codecpar, inStream.pointee.codecpar),
+                      "avcodec_parameters_copy", destination)
+            outStream.pointee.codecpar.pointee.codec_tag = 0
+            outStream.pointee.time_base = inStream.pointee.time_base
+            outStream.pointee.avg_frame_rate = inStream.pointee.avg_frame_rate
+        }
+        try check(avio_open(&output!.pointee.pb, destination, AVIO_FLAG_WRITE), "avio_open", destination)
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if wantedMuxer == "mp4" || wantedMuxer == "mov" { av_dict_set(&options, "movflags", "+faststart", 0) }
+        try check(avformat_write_header(output, &options), "avformat_write_header", destination)
+
+        var packet: UnsafeMutablePointer<AVPacket>? = try allocated(av_packet_alloc(), "av_packet_alloc", source)
+        defer { av_packet_free(&packet) }
+        var end: [Double] = Array(repeating: 0, count: streamCount)
+        while true {
+            let read = av_read_frame(input, packet)
+            // A crash leaves a torn last fragment: end there, keeping what is whole.
+            if read < 0 { break }
+            defer { av_packet_unref(packet) }
+            let index = Int(packet!.pointee.stream_index)
+            guard index < streamCount else { continue }
+            let inBase = input!.pointee.streams[index]!.pointee.time_base
+            let outBase = output!.pointee.streams[index]!.pointee.time_base
+            if packet!.pointee.pts != cffmpeg_nopts_value() {
+                let stop = Double(packet!.pointee.pts + packet!.pointee.duration) * av_q2d(inBase)
+                end[index] = max(end[index], stop)
+            }
+            av_packet_rescale_ts(packet, inBase, outBase)
+            packet!.pointee.pos = -1
+            try check(av_interleaved_write_frame(output, packet), "av_interleaved_write_frame", destination)
+        }
+        try check(av_write_trailer(output), "av_write_trailer", destination)
+        let fd = try systemCall("open", destination) { open(destination, O_RDONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        try systemCall("fsync", destination) { fsync(fd) }
+        return end.max() ?? 0
+    }
+}
+
+extension MovieFinalizer: MovieFinalizing {}

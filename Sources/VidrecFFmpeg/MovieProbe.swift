@@ -1,0 +1,57 @@
+import CFFmpeg
+import VidrecMedia
+
+/// What a movie file holds, read with libavformat.
+public struct MovieInfo: Sendable {
+    /// One stream of the file.
+    public struct Stream: Sendable {
+        /// `video` or `audio` (or another libavutil media type name).
+        public var kind: String
+        /// The codec name, such as `h264`.
+        public var codec: String
+        /// Packets read from the stream.
+        public var packets: Int
+        /// The end of the last packet, in seconds.
+        public var duration: Double
+    }
+
+    /// The streams, in file order.
+    public var streams: [Stream]
+    /// The longest stream's duration, in seconds: how much of the file plays.
+    public var playableDuration: Double { streams.map(\.duration).max() ?? 0 }
+}
+
+/// Reads a movie's streams by demuxing every packet (no decoding), which also works on
+/// a fragmented file cut short by a crash.
+public struct MovieProbe: Sendable {
+    /// Creates a probe.
+    public init() {}
+
+    /// Inspects `path`.
+    ///
+    /// - Throws: ``FFmpegError`` when the file cannot be opened as a movie.
+    public func inspect(_ path: String) throws -> MovieInfo {
+        var input: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&input, path, nil, nil), "avformat_open_input", path)
+        defer { avformat_close_input(&input) }
+        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", path)
+        var streams: [MovieInfo.Stream] = (0..<Int(input!.pointee.nb_streams)).map { index in
+            let parameters = input!.pointee.streams[index]!.pointee.codecpar.pointee
+            let kind = av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
+            return MovieInfo.Stream(kind: kind, codec: String(cString: avcodec_get_name(parameters.codec_id)),
+                                    packets: 0, duration: 0)
+        }
+        var packet: UnsafeMutablePointer<AVPacket>? = try allocated(av_packet_alloc(), "av_packet_alloc", path)
+        defer { av_packet_free(&packet) }
+        while av_read_frame(input, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            let index = Int(packet!.pointee.stream_index)
+            guard index < streams.count, packet!.pointee.pts != cffmpeg_nopts_value() else { continue }
+            let base = input!.pointee.streams[index]!.pointee.time_base
+            streams[index].packets += 1
+            let end = Double(packet!.pointee.pts + packet!.pointee.duration) * av_q2d(base)
+            streams[index].duration = max(streams[index].duration, end)
+        }
+        return MovieInfo(streams: streams)
+    }
+}

@@ -1,0 +1,28 @@
+import CFFmpeg
+import VidrecMedia
+
+extension PixelFormat {
+    /// The matching `AVPixelFormat` for raw formats (`nil` for MJPEG, which is decoded).
+    /// YV12 maps to yuv420p with the chroma planes swapped when the frame is wrapped.
+    var avPixelFormat: AVPixelFormat? {
+        switch self {
+        case .yuyv: AV_PIX_FMT_YUYV422
+        case .uyvy: AV_PIX_FMT_UYVY422
+        case .nv12: AV_PIX_FMT_NV12
+        case .yu12, .yv12: AV_PIX_FMT_YUV420P
+        case .rgb24: AV_PIX_FMT_RGB24
+        case .bgr24: AV_PIX_FMT_BGR24
+        case .mjpeg: nil
+        }
+    }
+
+    /// The heights of each plane of a frame `height` rows tall, in order.
+    func planeHeights(height: Int) -> [Int] {
+        let chroma = (height + 1) / 2
+        switch self {
+        case .yuyv, .uyvy, .rgb24, .bgr24, .mjpeg: return [height]
+        case .nv12: return [height, chroma]
+        case .yu12, .yv12: return [height, chroma, chroma]
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import CFFmpeg
+import VidrecMedia
+
+/// The video stream of a movie: its encoder, its output frame and the scaler that
+/// turns camera frames (any size, any ``PixelFormat``) into the preset's size and format.
+final class VideoStreamEncoder: StreamEncoder {
+    let codecContext: UnsafeMutablePointer<AVCodecContext>
+    let stream: UnsafeMutablePointer<AVStream>
+    let name: String
+    let defaultPacketDuration: Int64 = 1
+
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private var scaler: OpaquePointer?
+    private var decoder: MJPEGDecoder?
+
+    /// Adds a video stream to `format` and opens its encoder.
+    ///
+    /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
+    init(format: UnsafeMutablePointer<AVFormatContext>, settings: VideoEncoding) throws {
+        name = settings.codec
+        guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
+            throw FFmpegError("avcodec_find_encoder_by_name", settings.codec, code: cffmpeg_averror(ENOENT),
+                              hint: "no such encoder in this FFmpeg; `ffmpeg -encoders` lists them")
+        }
+        stream = try allocated(avformat_new_stream(format, nil), "avformat_new_stream", settings.codec)
+        codecContext = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3", settings.codec)
+        frame = try allocated(av_frame_alloc(), "av_frame_alloc", settings.codec)
+
+        let pixelFormat = av_get_pix_fmt(settings.pixelFormat)
+        guard pixelFormat != AV_PIX_FMT_NONE else {
+            throw FFmpegError("av_get_pix_fmt", settings.pixelFormat, code: cffmpeg_averror(EINVAL),
+                              hint: "use a pixel format such as yuv420p")
+        }
+        let rate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
+        let cc = codecContext
+        cc.pointee.codec_id = codec.pointee.id
+        cc.pointee.width = Int32(settings.width)
+        cc.pointee.height = Int32(settings.height)
+        cc.pointee.pix_fmt = pixelFormat
+        cc.pointee.time_base = av_inv_q(rate)
+        cc.pointee.framerate = rate
+        cc.pointee.gop_size = Int32(settings.keyframeInterval)
+        cc.pointee.thread_count = 0
+        stream.pointee.time_base = cc.pointee.time_base
+        stream.pointee.avg_frame_rate = rate
+        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            cc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        try VideoStreamEncoder.applyRateControl(cc, settings)
+
+        try check(avcodec_open2(cc, codec, nil), "avcodec_open2", settings.codec)
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, cc),
+                  "avcodec_parameters_from_context", settings.codec)
+
+        frame.pointee.format = pixelFormat.rawValue
+        frame.pointee.width = cc.pointee.width
+        frame.pointee.height = cc.pointee.height
+        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", settings.codec)
+    }
+
+    /// Speed preset, CRF and bit rate, mapped onto each encoder's own options.
+    private static func applyRateControl(_ cc: UnsafeMutablePointer<AVCodecContext>,
+                                         _ settings: VideoEncoding) throws(FFmpegError) {
+        let codec = settings.codec
+        if let speed = settings.speed {
+            if EncoderOptions.has(cc, "preset") {
+                try EncoderOptions.set(cc, "preset", speed, codec: codec)
+            } else if EncoderOptions.has(cc, "cpu-used") {
+                try EncoderOptions.set(cc, "cpu-used", speed, codec: codec)
+                if EncoderOptions.has(cc, "deadline") { try EncoderOptions.set(cc, "deadline", "realtime", codec: codec) }
+            } else {
+                throw FFmpegError("set speed \(speed)", codec, code: cffmpeg_averror(EINVAL),
+                                  hint: "this encoder has no speed preset; remove 'video.speed' from the preset")
+            }
+        }
+        if EncoderOptions.has(cc, "rc-lookahead") {
+            // Frames the encoder holds back are lost in a crash: keep them under a third
+            // of a second.
+            let third = max(1, Int(settings.frameRate.numerator / (3 * settings.frameRate.denominator)))
+            try EncoderOptions.set(cc, "rc-lookahead", String(min(10, third)), codec: codec)
+        }
+        if let crf = settings.crf {
+            guard EncoderOptions.has(cc, "crf") else {
+                throw FFmpegError("set crf \(crf)", codec, code: cffmpeg_averror(EINVAL),
+                                  hint: "this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'")
+            }
+            try EncoderOptions.set(cc, "crf", String(crf), codec: codec)
+            if let bitRate = settings.bitRate {
+                // CRF capped by the bit rate (VBV).
+                cc.pointee.rc_max_rate = Int64(bitRate)
+                cc.pointee.rc_buffer_size = Int32(clamping: bitRate * 2)
+            }
+        } else if let bitRate = settings.bitRate {
+            cc.pointee.bit_rate = Int64(bitRate)
+            cc.pointee.rc_max_rate = Int64(bitRate)
+            cc.pointee.rc_buffer_size = Int32(clamping: bitRate * 2)
+        }
+    }
+
+    /// Converts `input` into the encoder's frame and stamps it with `frameIndex`.
+    ///
+    /// - Returns: the frame to send to the encoder; valid until the next call.
+    func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame> {
+        try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
+        var source: [UnsafePointer<UInt8>?] = Array(repeating: nil, count: 4)
+        var strides: [Int32] = Array(repeating: 0, count: 4)
+        let sourceFormat: AVPixelFormat
+        if input.pixelFormat == .mjpeg {
+            if decoder == nil { decoder = try MJPEGDecoder() }
+            let decoded = decoder!.frame
+            try decoder!.decode(input)
+            withUnsafeBytes(of: &decoded.pointee.data) { data in
+                for i in 0..<4 { source[i] = UnsafePointer(data.load(fromByteOffset: i * 8, as: UnsafeMutablePointer<UInt8>?.self)) }
+            }
+            withUnsafeBytes(of: &decoded.pointee.linesize) { sizes in
+                for i in 0..<4 { strides[i] = sizes.load(fromByteOffset: i * 4, as: Int32.self) }
+            }
+            sourceFormat = AVPixelFormat(rawValue: decoded.pointee.format)
+        } else {
+            var offset = 0
+            let base = UnsafePointer<UInt8>(input.buffer.bytes.assumingMemoryBound(to: UInt8.self))
+            for (plane, rows) in input.pixelFormat.planeHeights(height: input.height).enumerated() {
+                source[plane] = base + offset
+                strides[plane] = Int32(input.strides[plane])
+                offset += input.strides[plane] * rows
+            }
+            precondition(offset <= input.byteCount, "video frame shorter than its format")
+            if input.pixelFormat == .yv12 { source.swapAt(1, 2); strides.swapAt(1, 2) }
+            sourceFormat = input.pixelFormat.avPixelFormat!
+        }
+        let cc = codecContext.pointee
+        scaler = sws_getCachedContext(scaler, Int32(input.width), Int32(input.height), sourceFormat,
+                                      cc.width, cc.height, cc.pix_fmt, SWS_BILINEAR, nil, nil, nil)
+        guard let scaler else {
+            throw FFmpegError("sws_getCachedContext", "\(input.width)x\(input.height) \(input.pixelFormat.rawValue)",
+                              code: cffmpeg_averror(EINVAL))
+        }
+        let scaled = withUnsafeMutableBytes(of: &frame.pointee.data) { data in
+            withUnsafeBytes(of: &frame.pointee.linesize) { sizes in
+                sws_scale(scaler, source, strides, 0, Int32(input.height),
+                          data.baseAddress!.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self),
+                          sizes.baseAddress!.assumingMemoryBound(to: Int32.self))
+            }
+        }
+        try check(scaled, "sws_scale", name)
+        frame.pointee.pts = frameIndex
+        return frame
+    }
+
+    deinit {
+        var cc: UnsafeMutablePointer<AVCodecContext>? = codecContext
+        avcodec_free_context(&cc)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+        sws_freeContext(scaler)
+    }
+}

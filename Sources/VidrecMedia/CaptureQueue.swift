@@ -1,0 +1,86 @@
+import Foundation
+
+/// The bounded queue between the capture threads and the encoding thread.
+///
+/// Policy when full, chosen so that a slow encoder never stalls a device and never
+/// costs audio:
+/// - video: the incoming frame is dropped and counted (``droppedVideoFrames``);
+/// - audio: room for ``audioCapacity`` chunks (tens of seconds); past that the chunk
+///   is dropped and counted (``droppedAudioChunks``), which the session reports;
+/// - `sourceEnded` events are always accepted.
+///
+/// Producers never block. State is guarded by one `NSCondition`; that is why the
+/// class is `@unchecked Sendable`.
+public final class CaptureQueue: @unchecked Sendable {
+    /// Most video frames held at once.
+    public let videoCapacity: Int
+    /// Most audio chunks held at once.
+    public let audioCapacity: Int
+
+    private let condition = NSCondition()
+    private var events: [CaptureEvent] = []
+    private var head = 0
+    private var videoCount = 0
+    private var audioCount = 0
+    private var videoDrops = 0
+    private var audioDrops = 0
+
+    /// Creates a queue with the given bounds.
+    public init(videoCapacity: Int = 8, audioCapacity: Int = 4096) {
+        precondition(videoCapacity > 0 && audioCapacity > 0)
+        self.videoCapacity = videoCapacity
+        self.audioCapacity = audioCapacity
+    }
+
+    /// Adds an event without blocking.
+    ///
+    /// - Returns: `false` when the event was dropped because its kind is at capacity.
+    @discardableResult
+    public func push(_ event: CaptureEvent) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        switch event {
+        case .video:
+            guard videoCount < videoCapacity else { videoDrops += 1; return false }
+            videoCount += 1
+        case .audio:
+            guard audioCount < audioCapacity else { audioDrops += 1; return false }
+            audioCount += 1
+        case .sourceEnded:
+            break
+        }
+        events.append(event)
+        condition.signal()
+        return true
+    }
+
+    /// Takes the oldest event, waiting up to `timeout` seconds for one.
+    ///
+    /// - Returns: `nil` when nothing arrived in time.
+    public func pop(timeout: Double) -> CaptureEvent? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while head == events.count {
+            if !condition.wait(until: deadline) { return nil }
+        }
+        let event = events[head]
+        head += 1
+        if head > 256, head * 2 > events.count {
+            events.removeFirst(head)
+            head = 0
+        }
+        switch event {
+        case .video: videoCount -= 1
+        case .audio: audioCount -= 1
+        case .sourceEnded: break
+        }
+        return event
+    }
+
+    /// Video frames dropped because the queue was full.
+    public var droppedVideoFrames: Int { condition.lock(); defer { condition.unlock() }; return videoDrops }
+
+    /// Audio chunks dropped because the queue was full.
+    public var droppedAudioChunks: Int { condition.lock(); defer { condition.unlock() }; return audioDrops }
+}

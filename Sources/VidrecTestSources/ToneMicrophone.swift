@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+import VidrecMedia
+
+/// The built-in test microphone (`--mic test`): a 1 kHz sine at -6 dBFS in signed
+/// 16-bit samples, delivered in 10 ms periods paced in real time on CLOCK_MONOTONIC
+/// from a named thread, like an ALSA capture device.
+public final class ToneMicrophone: AudioCaptureSource {
+    public let displayName = "test tone (1 kHz)"
+    public let audioFormat: AudioFormat
+    /// The tone's frequency in hertz.
+    public let frequency: Double
+
+    private let running = Atomic<Bool>(false)
+    private let thread = Mutex<NamedThread?>(nil)
+
+    /// Creates a test microphone.
+    public init(sampleRate: Int, channels: Int, frequency: Double = 1000) {
+        audioFormat = AudioFormat(sampleFormat: .s16, sampleRate: sampleRate, channels: channels)
+        self.frequency = frequency
+    }
+
+    public func start(into queue: CaptureQueue) throws {
+        running.store(true, ordering: .sequentiallyConsistent)
+        let format = audioFormat
+        let frequency = frequency
+        let worker = NamedThread(name: "vidrec.mic") { [self] in
+            let start = MonotonicClock.now()
+            let period = max(1, format.sampleRate / 100)
+            var position: Int64 = 0
+            let step = 2 * Double.pi * frequency / Double(format.sampleRate)
+            while self.running.load(ordering: .relaxed) {
+                // A period is delivered when its last sample has been captured.
+                let captured = start + position * 1_000_000_000 / Int64(format.sampleRate)
+                MonotonicClock.sleep(until: captured + Int64(period) * 1_000_000_000 / Int64(format.sampleRate))
+                let buffer = FrameBuffer(count: period * format.bytesPerFrame)
+                let samples = buffer.bytes.assumingMemoryBound(to: Int16.self)
+                for i in 0..<period {
+                    let value = Int16(16383 * sin(step * Double(position + Int64(i))))
+                    for channel in 0..<format.channels { samples[i * format.channels + channel] = value }
+                }
+                queue.push(.audio(AudioChunk(format: format, buffer: buffer, frameCount: period, captureTime: captured)))
+                position += Int64(period)
+            }
+        }
+        thread.withLock { $0 = worker }
+    }
+
+    public func stop() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
+        worker?.join()
+    }
+}
