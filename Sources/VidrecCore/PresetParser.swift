@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import VidrecMedia
 
 /// Reads and validates a preset file strictly: unknown fields, wrong types and values
@@ -27,11 +28,24 @@ public struct PresetParser: Sendable {
     /// Parses the preset in `file`, naming it `name`.
     public func parse(file: String, name: String) throws(PresetError) -> Preset {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
-            throw .unreadable(file: file, reason: code.map { SystemError.describe(Int32($0)) } ?? error.localizedDescription)
+        do { data = try PresetParser.read(file) } catch {
+            throw .unreadable(file: file, reason: error.reason)
         }
         return try parse(data: data, file: file, name: name)
+    }
+
+    /// Reads a whole (small) file, keeping the C error text for messages.
+    static func read(_ path: String) throws(SystemError) -> Data {
+        let fd = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = try systemCall("read", path) { Glibc.read(fd, &chunk, chunk.count) }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[0..<count])
+            if data.count > 1 << 20 { throw SystemError("read", path, errno: EFBIG) }
+        }
     }
 
     /// Parses preset JSON held in memory; `file` is used in messages.

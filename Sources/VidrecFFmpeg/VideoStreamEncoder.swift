@@ -86,9 +86,14 @@ final class VideoStreamEncoder: StreamEncoder {
             }
             try EncoderOptions.set(cc, "crf", String(crf), codec: codec)
             if let bitRate = settings.bitRate {
-                // CRF capped by the bit rate (VBV).
-                cc.pointee.rc_max_rate = Int64(bitRate)
-                cc.pointee.rc_buffer_size = Int32(clamping: bitRate * 2)
+                if codec.hasPrefix("libvpx") || codec == "libaom-av1" {
+                    // libvpx/libaom: CRF with a target bit rate is "constrained quality".
+                    cc.pointee.bit_rate = Int64(bitRate)
+                } else {
+                    // x264/x265: CRF capped by the bit rate (VBV).
+                    cc.pointee.rc_max_rate = Int64(bitRate)
+                    cc.pointee.rc_buffer_size = Int32(clamping: bitRate * 2)
+                }
             }
         } else if let bitRate = settings.bitRate {
             cc.pointee.bit_rate = Int64(bitRate)

@@ -52,7 +52,6 @@ struct StartCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        SignalWatcher.blockSignals()
         var preset = try context.presetLibrary.preset(named: quality)
         let video = try SourceFactory.camera(camera, preset: preset)
         let audio = try SourceFactory.microphone(microphone, preset: preset)
@@ -60,6 +59,8 @@ struct StartCommand: VidrecCommand {
         let album = context.album(albumPath)
         if save { try album.prepare() }
         let store = try context.store()
+        // Before any thread exists (x264 starts its own in avcodec_open2).
+        SignalWatcher.blockSignals()
 
         let (entry, lock) = try store.create(at: Date()) { id in
             var sidecar = RecordingSidecar(

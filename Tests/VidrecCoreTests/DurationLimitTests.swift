@@ -1,0 +1,25 @@
+import Testing
+import VidrecCore
+import VidrecMedia
+
+@Suite struct DurationLimitTests {
+    @Test func thirtySecondsAtThirtyFpsIsNineHundredFrames() throws {
+        let limit = try #require(DurationLimit(parsing: "30"))
+        #expect(limit.videoFrames(at: Rational(30)) == 900)
+        #expect(limit.audioFrames(at: 48000, videoFrameRate: Rational(30)) == 1_440_000)
+    }
+
+    @Test func decimalLimitsRoundToTheNearestFrame() throws {
+        // 2.5 s at 29.97 fps is 74.925 frames: 75.
+        let limit = try #require(DurationLimit(parsing: "2.5"))
+        #expect(limit.videoFrames(at: Rational(30000, 1001)) == 75)
+        // Audio follows the video's real duration: 75 × 1001/30000 s × 44100 Hz.
+        #expect(limit.audioFrames(at: 44100, videoFrameRate: Rational(30000, 1001)) == 110_360)
+        #expect(try #require(DurationLimit(parsing: "0.01")).videoFrames(at: Rational(30)) == 1)
+    }
+
+    @Test(arguments: ["0", "-1", "abc", "1e12", "86400.5", "", "inf"])
+    func outOfRangeOrMalformedLimitsAreRejected(text: String) {
+        #expect(DurationLimit(parsing: text) == nil)
+    }
+}

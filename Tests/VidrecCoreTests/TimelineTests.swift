@@ -1,0 +1,125 @@
+import Testing
+import VidrecCore
+import VidrecMedia
+
+/// The capture session's timing rules, fed synthetic frames and audio periods.
+@Suite struct TimelineTests {
+    static let second: Int64 = 1_000_000_000
+    static let start: Int64 = 1_000 * second
+    static let mono = AudioFormat(sampleFormat: .s16, sampleRate: 48000, channels: 1)
+
+    func frame(at time: Int64, sequence: UInt64 = 0) -> VideoFrame {
+        VideoFrame(pixelFormat: .yuyv, width: 2, height: 2, buffer: FrameBuffer(count: 8), byteCount: 8,
+                   strides: [4], captureTime: time, sequence: sequence)
+    }
+
+    func chunk(at time: Int64, frames: Int = 480) -> AudioChunk {
+        .silence(format: TimelineTests.mono, frameCount: frames, captureTime: time)
+    }
+
+    @Test func maxDurationCutsAtExactlyRoundedFrameCount() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: DurationLimit(parsing: "3"), start: Self.start)
+        var placed: [Int64] = []
+        for n in 0..<120 {
+            let t = Self.start + Int64(n) * Self.second / 30
+            if let index = timeline.place(frame(at: t), arrival: t) { placed.append(index) }
+        }
+        #expect(placed == Array(0..<90))
+        #expect(timeline.reachedLimit)
+        #expect(timeline.isComplete(now: Self.start + 4 * Self.second))
+        #expect(timeline.duration == Rational(3))
+    }
+
+    @Test func droppedCameraFramesLeaveGapsSoTheMovieKeepsRealTime() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
+        var placed: [Int64] = []
+        for n in [0, 1, 2, 5, 6, 9] {
+            let t = Self.start + Int64(n) * Self.second / 30 + 1_000_000  // 1 ms of jitter
+            if let index = timeline.place(frame(at: t), arrival: t) { placed.append(index) }
+        }
+        #expect(placed == [0, 1, 2, 5, 6, 9])
+        #expect(timeline.droppedFrames == 4)
+        #expect(timeline.duration == Rational(10, 30))
+    }
+
+    @Test func framesLandingInATakenSlotAreNotWrittenTwice() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
+        #expect(timeline.place(frame(at: Self.start), arrival: Self.start) == 0)
+        #expect(timeline.place(frame(at: Self.start + Self.second / 100), arrival: Self.start) == nil)
+        #expect(timeline.place(frame(at: Self.start + Self.second / 30), arrival: Self.start) == 1)
+    }
+
+    @Test func audioBeforeTheFirstFrameIsTrimmed() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        // Audio from 30 ms before the first frame.
+        #expect(timeline.place(chunk(at: Self.start - 30_000_000), arrival: Self.start).isEmpty)
+        _ = timeline.place(frame(at: Self.start), arrival: Self.start)
+        let pieces = timeline.place(chunk(at: Self.start - 20_000_000), arrival: Self.start)
+        // Held chunk (-30..-20 ms) is dropped whole; the next (-20..-10 ms)... also whole.
+        #expect(pieces.reduce(0) { $0 + $1.frameCount } == 0)
+        let next = timeline.place(chunk(at: Self.start - 5_000_000), arrival: Self.start)
+        // -5 ms..+5 ms: the first 240 frames are before t = 0.
+        #expect(next.map(\.frameCount) == [240])
+        #expect(timeline.audioWritten == 240)
+    }
+
+    @Test func audioStartingAfterTheFirstFrameIsPaddedWithSilence() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        _ = timeline.place(frame(at: Self.start), arrival: Self.start)
+        let pieces = timeline.place(chunk(at: Self.start + 50_000_000), arrival: Self.start)
+        #expect(pieces.map(\.frameCount) == [2400, 480])
+        #expect(timeline.insertedSilence == 0, "leading alignment is not a microphone gap")
+    }
+
+    @Test func microphoneGapsAreFilledWithSilenceToStayInStep() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        _ = timeline.place(frame(at: Self.start), arrival: Self.start)
+        _ = timeline.place(chunk(at: Self.start), arrival: Self.start)
+        // An overrun loses 500 ms: the next period is stamped 510 ms in.
+        let pieces = timeline.place(chunk(at: Self.start + 510_000_000), arrival: Self.start)
+        #expect(pieces.map(\.frameCount) == [24000, 480])
+        #expect(timeline.insertedSilence == 24000)
+        // Ordinary jitter (5 ms) is not a gap.
+        let jittery = timeline.place(chunk(at: Self.start + 525_000_000), arrival: Self.start)
+        #expect(jittery.map(\.frameCount) == [480])
+    }
+
+    @Test func audioEndsExactlyWhereTheLimitedVideoEnds() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: DurationLimit(parsing: "1"), start: Self.start)
+        var audio: Int64 = 0
+        for n in 0..<40 {
+            let t = Self.start + Int64(n) * Self.second / 30
+            _ = timeline.place(frame(at: t), arrival: t)
+        }
+        for k in 0..<120 {
+            audio += timeline.place(chunk(at: Self.start + Int64(k) * 10_000_000), arrival: Self.start).reduce(0) { $0 + Int64($1.frameCount) }
+        }
+        #expect(timeline.videoFrames == 30)
+        #expect(audio == 48000)
+        #expect(timeline.isComplete(now: Self.start))
+    }
+
+    @Test func stopEndsAfterTheNewestFrameAndPadsAudioToMatch() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        for n in 0..<15 {
+            let t = Self.start + Int64(n) * Self.second / 30
+            _ = timeline.place(frame(at: t), arrival: t)
+        }
+        _ = timeline.place(chunk(at: Self.start, frames: 4800), arrival: Self.start)
+        timeline.stop(at: Self.start + Self.second)
+        #expect(!timeline.reachedLimit)
+        #expect(timeline.place(frame(at: Self.start + Self.second), arrival: Self.start) == nil)
+        #expect(!timeline.isComplete(now: Self.start + Self.second))
+        #expect(timeline.isComplete(now: Self.start + 3 * Self.second), "audio's grace time is over")
+        let padding = timeline.closingSilence(format: Self.mono)
+        #expect(padding?.frameCount == 24000 - 4800)
+        #expect(timeline.audioWritten == 24000)
+        #expect(timeline.duration == Rational(1, 2))
+    }
+
+    @Test func aSilentSourceIsReportedAsStalled() {
+        let timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        #expect(timeline.stalledSource(now: Self.start + Self.second, timeout: 5 * Self.second) == nil)
+        #expect(timeline.stalledSource(now: Self.start + 6 * Self.second, timeout: 5 * Self.second) == .video)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// What ffprobe and ffmpeg (FFmpeg's own tools, not vidrec's code) say about a file.
+enum Probe {
+    struct Stream {
+        var codec: String
+        var kind: String
+        var width: Int?
+        var height: Int?
+        var frameRate: String?
+        var sampleRate: Int?
+        var channels: Int?
+        var duration: Double?
+        var startTime: Double?
+    }
+
+    static func tool(_ name: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(name) \(arguments.joined(separator: " ")) failed")
+        return data
+    }
+
+    static func json(_ arguments: [String]) throws -> [String: Any] {
+        let data = try tool("ffprobe", ["-v", "error", "-of", "json"] + arguments)
+        return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Streams as the container's header declares them (no scan).
+    static func streams(_ file: String) throws -> [Stream] {
+        let info = try json(["-show_streams", file])
+        let streams = try #require(info["streams"] as? [[String: Any]])
+        return streams.map { s in
+            Stream(codec: s["codec_name"] as? String ?? "", kind: s["codec_type"] as? String ?? "",
+                   width: s["width"] as? Int, height: s["height"] as? Int, frameRate: s["r_frame_rate"] as? String,
+                   sampleRate: (s["sample_rate"] as? String).flatMap(Int.init), channels: s["channels"] as? Int,
+                   duration: (s["duration"] as? String).flatMap(Double.init),
+                   startTime: (s["start_time"] as? String).flatMap(Double.init))
+        }
+    }
+
+    /// The container's duration as its header states it.
+    static func formatDuration(_ file: String) throws -> Double {
+        let info = try json(["-show_format", file])
+        let format = try #require(info["format"] as? [String: Any])
+        let text = format["duration"] as? String ?? ""
+        return try #require(Double(text), "format duration: \(text)")
+    }
+
+    /// Video frames, counted by decoding every one.
+    static func decodedFrameCount(_ file: String) throws -> Int {
+        let info = try json(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", file])
+        let streams = try #require(info["streams"] as? [[String: Any]])
+        let text = streams.first?["nb_read_frames"] as? String ?? ""
+        return try #require(Int(text), "nb_read_frames: \(text)")
+    }
+
+    /// The audio, decoded to mono 16-bit samples at its own rate.
+    static func decodedAudio(_ file: String) throws -> [Int16] {
+        let data = try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:a:0", "-ac", "1", "-f", "s16le", "-"])
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// Frame `index` decoded to 8-bit grey, row by row.
+    static func greyFrame(_ file: String, index: Int) throws -> [UInt8] {
+        let data = try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-vf", "select=eq(n\\,\(index))",
+                                       "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        return Array(data)
+    }
+
+    /// Reads the test camera's 16-bit frame-number strip from a grey frame.
+    static func frameNumber(grey: [UInt8], width: Int, height: Int) -> Int {
+        let blockHeight = max(8, height / 16), blockWidth = width / 16
+        let row = height - blockHeight / 2
+        var number = 0
+        for bit in 0..<16 {
+            let value = grey[row * width + bit * blockWidth + blockWidth / 2]
+            number = number << 1 | (value > 128 ? 1 : 0)
+        }
+        return number
+    }
+
+    /// The dominant frequency, by Goertzel power over 50 Hz steps, and the share of
+    /// the signal's power it holds.
+    static func dominantFrequency(_ samples: [Int16], rate: Int) -> (hertz: Double, share: Double) {
+        let x = samples.map { Double($0) / 32768 }
+        let total = x.reduce(0) { $0 + $1 * $1 }
+        var best = (hertz: 0.0, power: 0.0)
+        for hertz in stride(from: 100.0, through: 5000.0, by: 50.0) {
+            let w = 2 * Double.pi * hertz / Double(rate), c = 2 * cos(w)
+            var (s1, s2) = (0.0, 0.0)
+            for v in x { (s1, s2) = (v + c * s1 - s2, s1) }
+            let power = (s1 * s1 + s2 * s2 - c * s1 * s2) * 2 / Double(x.count)
+            if power > best.power { best = (hertz, power) }
+        }
+        return (best.hertz, total > 0 ? best.power / total : 0)
+    }
+
+    /// The top-level boxes of an MP4 file, in order (`ftyp`, `moov`, `mdat`, …).
+    static func topLevelBoxes(_ file: String) throws -> [String] {
+        let handle = try #require(FileHandle(forReadingAtPath: file))
+        defer { try? handle.close() }
+        var boxes: [String] = []
+        var offset: UInt64 = 0
+        let size = try handle.seekToEnd()
+        while offset + 8 <= size {
+            try handle.seek(toOffset: offset)
+            let header = try #require(try handle.read(upToCount: 16))
+            var length = UInt64(header[0]) << 24 | UInt64(header[1]) << 16 | UInt64(header[2]) << 8 | UInt64(header[3])
+            boxes.append(String(decoding: header[4..<8], as: UTF8.self))
+            if length == 1 { length = header[8..<16].reduce(0) { $0 << 8 | UInt64($1) } }
+            if length == 0 { break }
+            offset += length
+        }
+        return boxes
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The built `vidrec` binary, run as a user would run it, in a private HOME with a
+/// minimal environment (as under cron).
+final class VidrecProcess {
+    /// `.build/<triple>/debug/vidrec`, beside the test bundle.
+    static var binary: String {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("vidrec").path
+    }
+
+    static let presets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("presets").path
+
+    let home: String
+    let process = Process()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    private var errText = ""
+
+    init(_ arguments: [String], home: String, environment: [String: String] = [:]) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build vidrec first: swift build")
+        self.home = home
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = ["HOME": home, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Runs to the end and returns status, stdout and stderr.
+    static func run(_ arguments: [String], home: String, environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {
+        let child = try VidrecProcess(arguments, home: home, environment: environment)
+        return child.wait()
+    }
+
+    /// Reads stderr until a line containing `text` appears (or the process ends).
+    func waitForError(containing text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        let handle = stderr.fileHandleForReading
+        while Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return errText.contains(text) }
+            errText += String(decoding: chunk, as: UTF8.self)
+            if errText.contains(text) { return true }
+        }
+        return false
+    }
+
+    func wait() -> (code: Int32, out: String, err: String) {
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), errText + String(decoding: err, as: UTF8.self))
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+}
+
+/// A private HOME for one test, removed afterwards.
+final class Home {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "vidrec-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    var pending: String { path + "/.local/state/vidrec/pending" }
+    var album: String { path + "/Videos/vidrec" }
+    func files(in folder: String, ending suffix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(suffix) }.sorted()
+            .map { folder + "/" + $0 }
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
