@@ -38,10 +38,12 @@ let package = Package(
         .target(name: "VidrecMedia", dependencies: ["CSystemShims"]),
         .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "CFFmpeg"]),
         .target(name: "VidrecTestSources", dependencies: ["VidrecMedia"]),
+        .target(name: "VidrecV4L2", dependencies: ["VidrecMedia", "CV4L2"]),
+        .target(name: "VidrecALSA", dependencies: ["VidrecMedia", "CALSA"]),
         .target(name: "VidrecCore", dependencies: ["VidrecMedia", "CSystemShims"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecMedia", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources"]
+            dependencies: ["VidrecMedia", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA"]
         ),
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI"]),
 

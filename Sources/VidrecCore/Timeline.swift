@@ -8,6 +8,9 @@ import VidrecMedia
 public struct Timeline: Sendable {
     /// Audio gaps shorter than this (in seconds) are jitter, not lost samples.
     public static let audioGapTolerance = Rational(1, 20)
+    /// How late (in frames) a frame may be for the next slot and still take it: capture timestamps jitter, and rounding alone would turn a late frame
+    /// into a false gap followed by a collision.
+    public static let jitterTolerance = Rational(3, 4)
     /// How long to wait, after video has ended, for audio to reach the same time.
     public static let audioGrace: Int64 = 1_000_000_000
 
@@ -66,7 +69,12 @@ public struct Timeline: Sendable {
         lastVideoArrival = arrival
         guard !videoDone else { return nil }
         if origin == nil { origin = frame.captureTime }
-        let index = (Rational(frame.captureTime - origin!, 1_000_000_000) * frameRate).rounded
+        let position = Rational(frame.captureTime - origin!, 1_000_000_000) * frameRate
+        // The nearest slot; but a frame up to `jitterTolerance` late for the next slot
+        // takes that slot (a real gap is a whole frame or more).
+        let next = Rational(lastIndex + 1)
+        let late = position > next && position.subtracting(next) <= Timeline.jitterTolerance
+        let index = late ? lastIndex + 1 : position.rounded
         guard index > lastIndex else { return nil }
         if let endFrame, index >= endFrame {
             finishVideo(arrival: arrival)

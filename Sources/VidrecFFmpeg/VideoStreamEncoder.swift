@@ -124,7 +124,7 @@ final class VideoStreamEncoder: StreamEncoder {
         } else {
             var offset = 0
             let base = UnsafePointer<UInt8>(input.buffer.bytes.assumingMemoryBound(to: UInt8.self))
-            for (plane, rows) in input.pixelFormat.planeHeights(height: input.height).enumerated() {
+            for (plane, rows) in input.pixelFormat.planeRows(height: input.height).enumerated() {
                 source[plane] = base + offset
                 strides[plane] = Int32(input.strides[plane])
                 offset += input.strides[plane] * rows

@@ -67,6 +67,13 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
                         (lhs.denominator / Swift.max(b, 1)) * (rhs.denominator / Swift.max(a, 1)))
     }
 
+    /// `self − other`, exactly.
+    public func subtracting(_ other: Rational) -> Rational {
+        let divisor = Rational.gcd(denominator, other.denominator)
+        let scale = other.denominator / divisor
+        return Rational(numerator * scale - other.numerator * (denominator / divisor), denominator * scale)
+    }
+
     /// Rounds to the nearest integer, halves away from zero (as `av_rescale` does).
     public var rounded: Int64 {
         let half = denominator / 2

@@ -42,6 +42,34 @@ import VidrecMedia
         #expect(timeline.duration == Rational(10, 30))
     }
 
+    @Test func timestampJitterDoesNotInventGapsButRealDropsStillShow() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
+        let period = Self.second / 30
+        // Frame 1 arrives 60 % of a period late, frame 2 on time: no gap, no collision.
+        // Frame 3 is lost; frame 4 is on time.
+        var placed: [Int64] = []
+        for offset in [Int64(0), period * 16 / 10, 2 * period, 4 * period] {
+            if let index = timeline.place(frame(at: Self.start + offset), arrival: Self.start) { placed.append(index) }
+        }
+        #expect(placed == [0, 1, 2, 4])
+        #expect(timeline.droppedFrames == 1)
+    }
+
+    @Test func aFasterCameraNeverRunsAheadOfRealTime() {
+        // 40 fps into a 30 fps movie: a quarter of the frames are surplus.
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
+        var last: Int64 = 0
+        for n in 0..<400 {
+            let t = Self.start + Int64(n) * Self.second / 40
+            if let index = timeline.place(frame(at: t), arrival: t) {
+                let real = Double(t - Self.start) / 1e9 * 30
+                #expect(Double(index) - real <= 0.5 + 1e-6 && real - Double(index) <= 0.75 + 1e-9, "frame \(n) at slot \(index), real time \(real)")
+                last = index
+            }
+        }
+        #expect(timeline.videoFrames >= 290 && last >= 298)
+    }
+
     @Test func framesLandingInATakenSlotAreNotWrittenTwice() {
         var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
         #expect(timeline.place(frame(at: Self.start), arrival: Self.start) == 0)

@@ -1,28 +1,45 @@
+import VidrecALSA
 import VidrecCore
 import VidrecMedia
 import VidrecTestSources
+import VidrecV4L2
 
-/// Turns `--camera` and `--mic` into capture sources for a preset.
+/// Turns `--camera`, `--camera-format` and `--mic` into capture sources for a preset,
+/// negotiating the camera mode. Never falls back to another device than the one asked for.
 enum SourceFactory {
-    static func camera(_ name: String, preset: Preset) throws -> any VideoCaptureSource {
-        let video = preset.settings.video
-        switch name {
-        case "test":
+    /// The camera, and the preset adjusted to what it can do (frame rate).
+    static func camera(_ selector: String, format: PixelFormat?, preset: inout Preset,
+                       report: (String) -> Void) throws -> any VideoCaptureSource {
+        var video = preset.settings.video
+        if selector == "test" {
+            if let format, format != .yuyv {
+                throw CLIError("the test camera delivers YUYV only; drop --camera-format \(format.rawValue) or use a real camera", .usage)
+            }
             return TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate)
-        default:
-            throw CLIError("camera '\(name)': this build records from the built-in test camera only (V4L2 cameras are not supported yet); use --camera test", .unavailable)
         }
+        let description = try CameraDiscovery().resolve(selector)
+        let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
+                                                     frameRate: video.frameRate, format: format, camera: description.path)
+        let camera = try V4L2Camera(description, mode: choice.mode)
+        // The driver may round the rate it was asked for.
+        let output = min(camera.videoFormat.frameRate, video.frameRate)
+        if output != video.frameRate {
+            video.frameRate = output
+            let oneSecond = Int((output.numerator + output.denominator - 1) / output.denominator)
+            video.keyframeInterval = max(1, min(video.keyframeInterval, oneSecond))
+            preset.settings.video = video
+        }
+        report(choice.summary)
+        return camera
     }
 
-    static func microphone(_ name: String, preset: Preset) throws -> (any AudioCaptureSource)? {
-        switch name {
-        case "none":
-            return nil
-        case "test":
-            guard let audio = preset.settings.audio else { return nil }
+    /// The microphone (`nil` for none, or when the preset has no audio).
+    static func microphone(_ selector: String, preset: Preset) throws -> (any AudioCaptureSource)? {
+        guard selector != "none", let audio = preset.settings.audio else { return nil }
+        if selector == "test" {
             return ToneMicrophone(sampleRate: audio.sampleRate, channels: audio.channels)
-        default:
-            throw CLIError("microphone '\(name)': this build records from the built-in test microphone only (ALSA is not supported yet); use --mic test or --mic none", .unavailable)
         }
+        let name = try MicrophoneDiscovery().resolve(selector)
+        return try ALSAMicrophone(name: name, sampleRate: audio.sampleRate, channels: audio.channels)
     }
 }

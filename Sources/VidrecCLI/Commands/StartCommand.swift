@@ -17,8 +17,9 @@ struct StartCommand: VidrecCommand {
         (a second Ctrl-C aborts). Commit it to the album with 'vidrec save', or pass --save.
         """,
         arguments: [
-            .option("camera", value: "camera", help: "The camera: 'test' for the built-in test pattern. (default: test)"),
-            .option("mic", value: "mic", help: "The microphone: 'test' for a 1 kHz tone, 'none' for no audio. (default: test)"),
+            .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
+            .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+            .option("mic", value: "mic", help: "A microphone: an ALSA name (default, hw:1,0, plughw:…), an index from 'vidrec devices', 'test' for a 1 kHz tone, or 'none'. (default: default)"),
             .option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)"),
             .option("max", value: "seconds", help: "Stop after exactly this much media time, such as 30 or 2.5."),
             .flag("save", help: "Save to the album when the recording ends well."),
@@ -27,6 +28,7 @@ struct StartCommand: VidrecCommand {
         ])
 
     var camera: String
+    var cameraFormat: PixelFormat?
     var microphone: String
     var quality: String
     var limit: DurationLimit?
@@ -35,8 +37,14 @@ struct StartCommand: VidrecCommand {
     var albumPath: String?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        camera = arguments[option: "camera"] ?? "test"
-        microphone = arguments[option: "mic"] ?? "test"
+        camera = arguments[option: "camera"] ?? "default"
+        microphone = arguments[option: "mic"] ?? "default"
+        if let text = arguments[option: "camera-format"] {
+            guard let format = PixelFormat(rawValue: text.uppercased()) else {
+                throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            cameraFormat = format
+        }
         quality = arguments[option: "quality"] ?? "medium"
         if let text = arguments[option: "max"] {
             guard let limit = DurationLimit(parsing: text) else {
@@ -53,7 +61,7 @@ struct StartCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         var preset = try context.presetLibrary.preset(named: quality)
-        let video = try SourceFactory.camera(camera, preset: preset)
+        let video = try SourceFactory.camera(camera, format: cameraFormat, preset: &preset) { context.err("vidrec: \($0)\n") }
         let audio = try SourceFactory.microphone(microphone, preset: preset)
         if audio == nil { preset.settings.audio = nil }
         let album = context.album(albumPath)

@@ -32,7 +32,13 @@ enum RuntimeFailure {
             return (error.description, .failure)
         case let error as CaptureSessionError:
             return (error.description, .unavailable)
+        case let error as DeviceError:
+            return (error.description, .unavailable)
+        case let error as CameraModeSelector.Failure:
+            return (error.description, .unavailable)
         default:
+            // ALSA's errors name the call and the device.
+            if String(describing: type(of: error)) == "ALSAError" { return ("\(error)", .unavailable) }
             return ("\(error)", .failure)
         }
     }

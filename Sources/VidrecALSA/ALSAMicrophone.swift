@@ -1,0 +1,164 @@
+import CALSA
+import Glibc
+import Synchronization
+import VidrecMedia
+
+/// An ALSA capture device as a capture source. Periods of about 10 ms are read on the
+/// `vidrec.mic` thread; each is stamped on CLOCK_MONOTONIC from ALSA's own timestamp
+/// (`snd_pcm_htimestamp`, monotonic type), so it lines up with the camera's frames.
+///
+/// An overrun (the process was held up and the device's buffer filled) is recovered
+/// with `snd_pcm_recover` and counted; the lost time shows as a gap in the timestamps,
+/// which the session fills with silence.
+public final class ALSAMicrophone: AudioCaptureSource {
+    /// How long the device may deliver nothing before it counts as gone (ms).
+    public static let timeout: Int32 = 5_000
+
+    public let displayName: String
+    public let audioFormat: AudioFormat
+    /// Overruns recovered so far.
+    public var overruns: Int { overrunCount.load(ordering: .relaxed) }
+
+    private let handle: PCMHandle
+    private let periodFrames: Int
+    private let running = Atomic<Bool>(false)
+    private let overrunCount = Atomic<Int>(0)
+    private let thread = Mutex<NamedThread?>(nil)
+
+    /// Owns the `snd_pcm_t`. Only the capture thread uses it once started, which is
+    /// why `@unchecked Sendable` is safe.
+    private final class PCMHandle: @unchecked Sendable {
+        let pcm: OpaquePointer
+        init(_ pcm: OpaquePointer) { self.pcm = pcm }
+        deinit { snd_pcm_close(pcm) }
+    }
+
+    /// Opens `name` and negotiates the sample format, channels and rate nearest to those
+    /// asked for (libswresample converts the rest).
+    ///
+    /// - Throws: ``DeviceError`` naming the microphone and the fix, or an ALSA error
+    ///   naming the call.
+    public init(name: String, sampleRate: Int, channels: Int) throws {
+        calsa_silence_errors()
+        displayName = name
+        var pcm: OpaquePointer?
+        let opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
+        guard opened == 0, let pcm else {
+            switch -opened {
+            case EBUSY: throw DeviceError.microphoneBusy(name: name)
+            case EACCES, EPERM: throw DeviceError.permissionDenied(path: name, group: "audio")
+            default:
+                let discovery = MicrophoneDiscovery()
+                throw DeviceError.microphoneNotFound(name: name, reason: String(cString: snd_strerror(opened)),
+                                                     available: discovery.listing(discovery.microphones()))
+            }
+        }
+        handle = PCMHandle(pcm)
+
+        var hw: OpaquePointer?
+        snd_pcm_hw_params_malloc(&hw)
+        defer { snd_pcm_hw_params_free(hw) }
+        try alsaCheck(snd_pcm_hw_params_any(pcm, hw), "snd_pcm_hw_params_any", name)
+        try alsaCheck(snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "snd_pcm_hw_params_set_access", name)
+        let candidates: [(snd_pcm_format_t, AudioSampleFormat)] = [
+            (SND_PCM_FORMAT_S16_LE, .s16), (SND_PCM_FORMAT_S32_LE, .s32), (SND_PCM_FORMAT_FLOAT_LE, .float32),
+        ]
+        guard let format = candidates.first(where: { snd_pcm_hw_params_test_format(pcm, hw, $0.0) == 0 }) else {
+            throw ALSAError(operation: "snd_pcm_hw_params_set_format (S16_LE, S32_LE or FLOAT_LE)", device: name, code: -EINVAL)
+        }
+        try alsaCheck(snd_pcm_hw_params_set_format(pcm, hw, format.0), "snd_pcm_hw_params_set_format", name)
+        var channelCount = UInt32(channels)
+        try alsaCheck(snd_pcm_hw_params_set_channels_near(pcm, hw, &channelCount), "snd_pcm_hw_params_set_channels_near", name)
+        var rate = UInt32(sampleRate)
+        var direction: Int32 = 0
+        try alsaCheck(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction), "snd_pcm_hw_params_set_rate_near", name)
+        var periodTime: UInt32 = 10_000
+        try alsaCheck(snd_pcm_hw_params_set_period_time_near(pcm, hw, &periodTime, &direction), "snd_pcm_hw_params_set_period_time_near", name)
+        var bufferTime: UInt32 = 500_000
+        try alsaCheck(snd_pcm_hw_params_set_buffer_time_near(pcm, hw, &bufferTime, &direction), "snd_pcm_hw_params_set_buffer_time_near", name)
+        try alsaCheck(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params", name)
+        var period: snd_pcm_uframes_t = 0
+        try alsaCheck(snd_pcm_hw_params_get_period_size(hw, &period, &direction), "snd_pcm_hw_params_get_period_size", name)
+        periodFrames = max(Int(period), 32)
+
+        var sw: OpaquePointer?
+        snd_pcm_sw_params_malloc(&sw)
+        defer { snd_pcm_sw_params_free(sw) }
+        try alsaCheck(snd_pcm_sw_params_current(pcm, sw), "snd_pcm_sw_params_current", name)
+        // Start on the first read (snd_pcm_set_params would wait for a whole buffer).
+        try alsaCheck(snd_pcm_sw_params_set_start_threshold(pcm, sw, 1), "snd_pcm_sw_params_set_start_threshold", name)
+        try alsaCheck(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "snd_pcm_sw_params_set_avail_min", name)
+        try alsaCheck(snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE), "snd_pcm_sw_params_set_tstamp_mode", name)
+        try alsaCheck(snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC), "snd_pcm_sw_params_set_tstamp_type", name)
+        try alsaCheck(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params", name)
+
+        audioFormat = AudioFormat(sampleFormat: format.1, sampleRate: Int(rate), channels: Int(channelCount))
+    }
+
+    public func start(into queue: CaptureQueue) throws {
+        try alsaCheck(snd_pcm_prepare(handle.pcm), "snd_pcm_prepare", displayName)
+        try alsaCheck(snd_pcm_start(handle.pcm), "snd_pcm_start", displayName)
+        running.store(true, ordering: .sequentiallyConsistent)
+        let worker = NamedThread(name: "vidrec.mic") { [self] in
+            if let error = captureLoop(queue) { queue.push(.sourceEnded(.audio, error)) }
+        }
+        thread.withLock { $0 = worker }
+    }
+
+    public func stop() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
+        worker?.join()
+        snd_pcm_drop(handle.pcm)
+    }
+
+    private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
+        let pcm = handle.pcm
+        let format = audioFormat
+        var idle: Int32 = 0
+        while running.load(ordering: .relaxed) {
+            let ready = snd_pcm_wait(pcm, 100)
+            if ready == 0 {
+                idle += 100
+                if idle >= ALSAMicrophone.timeout {
+                    return DeviceError.stopped(device: "microphone \(displayName)", reason: "sent no audio for \(ALSAMicrophone.timeout / 1000) s")
+                }
+                continue
+            }
+            if ready < 0, let error = recover(Int32(ready)) { return error }
+            let buffer = FrameBuffer(count: periodFrames * format.bytesPerFrame)
+            let read = snd_pcm_readi(pcm, buffer.bytes, snd_pcm_uframes_t(periodFrames))
+            if read == -Int(EAGAIN) { continue }
+            if read < 0 {
+                if let error = recover(Int32(read)) { return error }
+                continue
+            }
+            guard read > 0 else { continue }
+            idle = 0
+            var avail: snd_pcm_uframes_t = 0
+            var stamp = timespec()
+            let now = MonotonicClock.now()
+            var captured = now - Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
+            if snd_pcm_htimestamp(pcm, &avail, &stamp) == 0, stamp.tv_sec > 0 {
+                let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
+                // At `at`, `avail` frames were waiting after the ones just read.
+                captured = at - (Int64(avail) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)
+            }
+            queue.push(.audio(AudioChunk(format: format, buffer: buffer, frameCount: Int(read), captureTime: captured)))
+        }
+        return nil
+    }
+
+    /// Recovers from an overrun or a suspend; returns the error that cannot be recovered.
+    private func recover(_ code: Int32) -> (any Error)? {
+        if code == -ENODEV {
+            return DeviceError.stopped(device: "microphone \(displayName)", reason: "disappeared (it was unplugged or its driver stopped)")
+        }
+        if code == -EPIPE { overrunCount.add(1, ordering: .relaxed) }
+        if snd_pcm_recover(handle.pcm, code, 1) < 0 {
+            return ALSAError(operation: "snd_pcm_readi", device: displayName, code: code)
+        }
+        snd_pcm_start(handle.pcm)
+        return nil
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import VidrecALSA
+import VidrecMedia
+import VidrecV4L2
+
+/// `vidrec devices`: cameras with their formats, sizes, rates and controls; microphones.
+struct DevicesCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "devices",
+        abstract: "List cameras and microphones.",
+        discussion: "The index shown before each device can be passed to --camera or --mic.",
+        arguments: [.flag("json", help: "Print JSON for scripts.")])
+
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        json = arguments.has("json")
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let cameras = CameraDiscovery().cameras()
+        let microphones = MicrophoneDiscovery().microphones()
+        if json {
+            let object: [String: Any] = [
+                "cameras": cameras.enumerated().map { index, camera in [
+                    "index": index, "path": camera.path, "name": camera.name, "driver": camera.driver, "bus": camera.bus,
+                    "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
+                                                  "frameRate": $0.frameRate.description, "emulated": $0.emulated] as [String: Any] },
+                    "controls": camera.controls.map { ["name": $0.name, "min": $0.minimum, "max": $0.maximum,
+                                                        "default": $0.defaultValue, "value": $0.value as Any] as [String: Any] },
+                ] as [String: Any] },
+                "microphones": microphones.enumerated().map { index, mic in [
+                    "index": index, "name": mic.name, "card": mic.card, "device": mic.device,
+                    "rates": mic.rates.map { [$0.lowerBound, $0.upperBound] } as Any,
+                    "channels": mic.channels.map { [$0.lowerBound, $0.upperBound] } as Any,
+                ] as [String: Any] },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            return .success
+        }
+        context.out("Cameras:\n")
+        if cameras.isEmpty { context.out("  none (no /dev/video* device can capture video)\n") }
+        for (index, camera) in cameras.enumerated() {
+            context.out("  \(index): \(camera.path)  \(camera.name)  (\(camera.driver), \(camera.bus))\n")
+            var byFormat: [String: [CameraMode]] = [:]
+            for mode in camera.modes { byFormat[mode.fourcc + (mode.emulated ? " (converted by libv4l)" : ""), default: []].append(mode) }
+            for (format, modes) in byFormat.sorted(by: { $0.key < $1.key }) {
+                var sizes: [String] = []
+                var seen = Set<String>()
+                for mode in modes where seen.insert("\(mode.width)x\(mode.height)").inserted {
+                    let rates = modes.filter { $0.width == mode.width && $0.height == mode.height }.map(\.frameRate.description)
+                    sizes.append("\(mode.width)x\(mode.height)@\(rates.joined(separator: "/"))")
+                }
+                context.out("     \(format): \(sizes.joined(separator: " "))\n")
+            }
+            if !camera.controls.isEmpty {
+                let controls = camera.controls.map { "\($0.name)=\($0.value.map(String.init) ?? "?") [\($0.minimum)..\($0.maximum)]" }
+                context.out("     controls: \(controls.joined(separator: ", "))\n")
+            }
+        }
+        context.out("Microphones:\n")
+        if microphones.isEmpty { context.out("  none (no ALSA capture device)\n") }
+        for (index, mic) in microphones.enumerated() {
+            let rates = mic.rates.map { "\($0.lowerBound)–\($0.upperBound) Hz" } ?? "busy"
+            let channels = mic.channels.map { "\($0.lowerBound)–\($0.upperBound) ch" } ?? ""
+            context.out("  \(index): \(mic.name)  \(mic.card): \(mic.device)  \(rates) \(channels)\n")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,65 @@
+import CV4L2
+import Foundation
+import VidrecMedia
+
+/// Finds cameras: the `/dev/video*` nodes that capture video, in numeric order.
+public struct CameraDiscovery: Sendable {
+    /// The folder to look in (tests may point elsewhere).
+    public let deviceDirectory: String
+
+    /// Creates a discovery over `/dev`.
+    public init(deviceDirectory: String = "/dev") { self.deviceDirectory = deviceDirectory }
+
+    /// The capture nodes, with their modes and controls. Nodes that cannot capture video
+    /// (metadata, output, radio) are skipped; nodes that cannot be opened are skipped too
+    /// (``resolve(_:)`` reports why for a node asked for by path).
+    public func cameras() -> [CameraDescription] {
+        candidatePaths().compactMap { try? describe($0) }
+    }
+
+    /// `/dev/video0`, `/dev/video1`, … sorted by number.
+    func candidatePaths() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: deviceDirectory)) ?? []
+        return names.filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
+            .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
+            .map { deviceDirectory + "/" + $0 }
+    }
+
+    /// Opens `path` and describes it.
+    ///
+    /// - Throws: ``DeviceError`` when it is missing, not a camera, denied or busy.
+    public func describe(_ path: String) throws -> CameraDescription {
+        let device = try V4L2Device(path: path)
+        let capability: v4l2_capability
+        do { capability = try device.capabilities() } catch {
+            throw DeviceError.notACamera(path: path, reason: "it does not answer VIDIOC_QUERYCAP (\((error as? SystemError)?.reason ?? "\(error)"))")
+        }
+        guard V4L2Device.capturesVideo(capability) else {
+            throw DeviceError.notACamera(path: path, reason: "it cannot capture video (a metadata or output node)")
+        }
+        return CameraDescription(
+            path: path, name: String(cTuple: capability.card), driver: String(cTuple: capability.driver),
+            bus: String(cTuple: capability.bus_info), modes: try device.modes(), controls: device.controls())
+    }
+
+    /// Resolves `--camera`: `default` (the first camera), a path, an index from
+    /// `vidrec devices`, or part of a camera's name or bus.
+    public func resolve(_ selector: String) throws -> CameraDescription {
+        if selector.hasPrefix("/") { return try describe(selector) }
+        let all = cameras()
+        let listing = all.enumerated().map { "\($0.offset): \($0.element.path) (\($0.element.name))" }
+        if selector == "default" {
+            guard let first = all.first else { throw DeviceError.noCamera }
+            return first
+        }
+        if let index = Int(selector) {
+            guard all.indices.contains(index) else { throw DeviceError.noSuchCameraIndex(index, available: listing) }
+            return all[index]
+        }
+        let needle = selector.lowercased()
+        let matches = all.filter { $0.name.lowercased().contains(needle) || $0.bus.lowercased().contains(needle) }
+        guard !matches.isEmpty else { throw DeviceError.noMatchingCamera(selector, available: listing) }
+        guard matches.count == 1 else { throw DeviceError.ambiguousCamera(selector, matches: matches.map(\.path)) }
+        return matches[0]
+    }
+}

@@ -1,0 +1,190 @@
+import CV4L2
+import Glibc
+import Synchronization
+import VidrecMedia
+
+/// A V4L2 camera as a capture source: mmap streaming with at least four buffers,
+/// dequeued on the `vidrec.camera` thread with `poll` and a timeout, so a camera that
+/// stops sending is reported instead of hanging.
+///
+/// Frames carry the kernel's capture timestamp when the driver stamps them on
+/// CLOCK_MONOTONIC (otherwise the dequeue time), and its sequence number, whose gaps
+/// are frames the camera dropped.
+public final class V4L2Camera: VideoCaptureSource {
+    /// How long the camera may send nothing before it counts as gone.
+    public static let frameTimeout: Int32 = 5_000
+
+    public let displayName: String
+    public let videoFormat: VideoFormat
+    /// Bytes per row of each plane, as the driver reported.
+    private let strides: [Int]
+    private let device: V4L2Device
+    private let buffers: [MappedBuffer]
+    private let running = Atomic<Bool>(false)
+    private let thread = Mutex<NamedThread?>(nil)
+
+    /// One mmap'ed driver buffer, unmapped when released.
+    private final class MappedBuffer: @unchecked Sendable {
+        // Only the camera thread touches the memory while streaming.
+        let start: UnsafeMutableRawPointer
+        let length: Int
+        init(start: UnsafeMutableRawPointer, length: Int) { self.start = start; self.length = length }
+        deinit { v4l2_munmap(start, length) }
+    }
+
+    /// Opens `description.path` and sets `mode` (VIDIOC_S_FMT, VIDIOC_S_PARM), then maps
+    /// the buffers (VIDIOC_REQBUFS, VIDIOC_QUERYBUF, `v4l2_mmap`).
+    ///
+    /// - Throws: ``DeviceError`` or ``SystemError`` naming the device and the call.
+    public init(_ description: CameraDescription, mode: CameraMode) throws {
+        guard let pixelFormat = mode.pixelFormat else {
+            throw DeviceError.notACamera(path: description.path, reason: "format \(mode.fourcc) is not supported")
+        }
+        let device = try V4L2Device(path: description.path)
+        self.device = device
+        displayName = "\(description.path) (\(description.name))"
+
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        format.fmt.pix.width = UInt32(mode.width)
+        format.fmt.pix.height = UInt32(mode.height)
+        format.fmt.pix.pixelformat = FourCC.code(mode.fourcc)
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        try device.controlReportingBusy(CV4L2_VIDIOC_S_FMT, "VIDIOC_S_FMT", &format)
+        let width = Int(format.fmt.pix.width), height = Int(format.fmt.pix.height)
+        guard FourCC.name(format.fmt.pix.pixelformat) == mode.fourcc else {
+            throw SystemError("VIDIOC_S_FMT \(mode.fourcc) (the driver chose \(FourCC.name(format.fmt.pix.pixelformat)))",
+                              description.path, errno: EINVAL)
+        }
+        let bytesPerLine = Int(format.fmt.pix.bytesperline)
+        strides = switch pixelFormat {
+        case .yu12, .yv12: [bytesPerLine, bytesPerLine / 2, bytesPerLine / 2]
+        case .nv12: [bytesPerLine, bytesPerLine]
+        default: [bytesPerLine]
+        }
+
+        var parm = v4l2_streamparm()
+        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        parm.parm.capture.timeperframe = v4l2_fract(numerator: UInt32(mode.frameRate.denominator),
+                                                    denominator: UInt32(mode.frameRate.numerator))
+        var rate = mode.frameRate
+        if (try? device.control(CV4L2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &parm)) != nil {
+            let t = parm.parm.capture.timeperframe
+            if t.numerator > 0 && t.denominator > 0 { rate = Rational(Int64(t.denominator), Int64(t.numerator)) }
+        }
+        videoFormat = VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRate: rate)
+
+        var request = v4l2_requestbuffers()
+        request.count = 6
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try device.controlReportingBusy(CV4L2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS", &request)
+        guard request.count >= 4 else {
+            throw SystemError("VIDIOC_REQBUFS (only \(request.count) buffers)", description.path, errno: ENOMEM)
+        }
+        var mapped: [MappedBuffer] = []
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.index = index
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            try device.control(CV4L2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buffer)
+            let start = v4l2_mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, Int64(buffer.m.offset))
+            guard let start, start != MAP_FAILED else { throw SystemError.current("mmap", description.path) }
+            mapped.append(MappedBuffer(start: start, length: Int(buffer.length)))
+        }
+        buffers = mapped
+    }
+
+    public func start(into queue: CaptureQueue) throws {
+        for index in buffers.indices { try enqueue(UInt32(index)) }
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        try device.controlReportingBusy(CV4L2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
+        running.store(true, ordering: .sequentiallyConsistent)
+        let worker = NamedThread(name: "vidrec.camera") { [self] in
+            if let error = captureLoop(queue) {
+                queue.push(.sourceEnded(.video, error))
+            }
+        }
+        thread.withLock { $0 = worker }
+    }
+
+    public func stop() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
+        guard let worker else { return }
+        worker.join()
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        try? device.control(CV4L2_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type)
+    }
+
+    private func enqueue(_ index: UInt32) throws(SystemError) {
+        var buffer = v4l2_buffer()
+        buffer.index = index
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        try device.control(CV4L2_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer)
+    }
+
+    /// Dequeues until stopped; returns the error that ended capture, if any.
+    private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
+        let frameBytes = videoFormat.pixelFormat.isCompressed ? nil : minimumFrameBytes()
+        while running.load(ordering: .relaxed) {
+            var poller = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+            // Wake at least every 100 ms to notice stop(); give up after frameTimeout.
+            var waited: Int32 = 0
+            var ready = false
+            while running.load(ordering: .relaxed), waited < V4L2Camera.frameTimeout {
+                let result = poll(&poller, 1, 100)
+                if result < 0 && errno != EINTR { return SystemError.current("poll", device.path) }
+                if result > 0 { ready = true; break }
+                waited += 100
+            }
+            guard running.load(ordering: .relaxed) else { return nil }
+            guard ready else {
+                return DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(V4L2Camera.frameTimeout / 1000) s")
+            }
+            if poller.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && poller.revents & Int16(POLLIN) == 0 {
+                return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
+            }
+            var buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            let dequeued = device.attempt(CV4L2_VIDIOC_DQBUF, &buffer)
+            if dequeued == EAGAIN { continue }
+            if dequeued == ENODEV {
+                return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
+            }
+            if dequeued != 0 { return SystemError("VIDIOC_DQBUF", device.path, errno: dequeued) }
+            let now = MonotonicClock.now()
+            let monotonic = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+            let stamp = Int64(buffer.timestamp.tv_sec) * 1_000_000_000 + Int64(buffer.timestamp.tv_usec) * 1_000
+            let captureTime = monotonic && stamp > 0 ? stamp : now
+            let used = Int(buffer.bytesused)
+            let corrupt = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
+            if !corrupt {
+                let mapped = buffers[Int(buffer.index)]
+                let copy = FrameBuffer(copying: mapped.start, count: min(used, mapped.length))
+                queue.push(.video(VideoFrame(
+                    pixelFormat: videoFormat.pixelFormat, width: videoFormat.width, height: videoFormat.height,
+                    buffer: copy, byteCount: copy.count, strides: strides, captureTime: captureTime,
+                    sequence: UInt64(buffer.sequence))))
+            }
+            var requeue = v4l2_buffer()
+            requeue.index = buffer.index
+            requeue.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            requeue.memory = V4L2_MEMORY_MMAP.rawValue
+            let queued = device.attempt(CV4L2_VIDIOC_QBUF, &requeue)
+            if queued == ENODEV {
+                return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
+            }
+            if queued != 0 { return SystemError("VIDIOC_QBUF", device.path, errno: queued) }
+        }
+        return nil
+    }
+
+    /// Bytes a whole raw frame takes; shorter buffers are torn and skipped.
+    private func minimumFrameBytes() -> Int {
+        zip(strides, videoFormat.pixelFormat.planeRows(height: videoFormat.height)).reduce(0) { $0 + $1.0 * $1.1 }
+    }
+}

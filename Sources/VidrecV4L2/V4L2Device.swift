@@ -1,0 +1,182 @@
+import CV4L2
+import Glibc
+import VidrecMedia
+
+/// An open V4L2 video node, through libv4l2 (which adds software format conversion).
+/// Owns its file descriptor.
+///
+/// Every ioctl goes through ``control(_:_:_:)``, which retries EINTR and turns a
+/// failure into `VIDIOC_S_FMT on /dev/video0: Invalid argument (errno 22)`.
+final class V4L2Device: Sendable {
+    /// The node's path.
+    let path: String
+    /// The descriptor (libv4l2's).
+    let fd: Int32
+
+    /// Opens `path` for capture. The corresponding C function is `v4l2_open`.
+    ///
+    /// - Throws: ``DeviceError`` with the fix for the common cases (missing, denied, busy).
+    init(path: String) throws {
+        self.path = path
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw DeviceError.cameraNotFound(path: path, reason: SystemError.describe(errno))
+        }
+        guard info.st_mode & S_IFMT == S_IFCHR else { throw DeviceError.notACamera(path: path, reason: "it is not a device") }
+        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case EACCES, EPERM: throw DeviceError.permissionDenied(path: path, group: "video")
+            case EBUSY: throw DeviceError.busy(path: path)
+            case ENOENT, ENODEV, ENXIO: throw DeviceError.cameraNotFound(path: path, reason: SystemError.describe(code))
+            default: throw SystemError("open", path, errno: code)
+            }
+        }
+        self.fd = fd
+    }
+
+    deinit { v4l2_close(fd) }
+
+    /// Makes an ioctl through libv4l2, retrying EINTR.
+    ///
+    /// - Parameter name: the request's name for messages (`VIDIOC_S_FMT`).
+    func control<T>(_ request: UInt, _ name: String, _ argument: inout T) throws(SystemError) {
+        let code = attempt(request, &argument)
+        if code != 0 { throw SystemError(name, path, errno: code) }
+    }
+
+    /// Makes an ioctl and returns 0 or the errno, retrying EINTR; for the capture loop,
+    /// where EAGAIN and ENODEV are outcomes rather than failures.
+    func attempt<T>(_ request: UInt, _ argument: inout T) -> Int32 {
+        while true {
+            let result = withUnsafeMutablePointer(to: &argument) { cv4l2_ioctl(fd, request, $0) }
+            if result >= 0 { return 0 }
+            if errno != EINTR { return errno }
+        }
+    }
+
+    /// Like ``control(_:_:_:)``, but EBUSY becomes ``DeviceError/busy(path:)``.
+    func controlReportingBusy<T>(_ request: UInt, _ name: String, _ argument: inout T) throws {
+        let code = attempt(request, &argument)
+        if code == EBUSY { throw DeviceError.busy(path: path) }
+        if code != 0 { throw SystemError(name, path, errno: code) }
+    }
+
+    /// Like ``control(_:_:_:)``, but returns `false` for EINVAL, which enumeration
+    /// ioctls use to say "no more entries".
+    func enumerate<T>(_ request: UInt, _ name: String, _ argument: inout T) throws(SystemError) -> Bool {
+        let code = attempt(request, &argument)
+        if code == EINVAL { return false }
+        if code != 0 { throw SystemError(name, path, errno: code) }
+        return true
+    }
+
+    /// VIDIOC_QUERYCAP.
+    func capabilities() throws -> v4l2_capability {
+        var capability = v4l2_capability()
+        try control(CV4L2_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &capability)
+        return capability
+    }
+
+    /// Whether the node captures video frames (metadata and output nodes do not).
+    static func capturesVideo(_ capability: v4l2_capability) -> Bool {
+        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
+        return caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 && caps & UInt32(V4L2_CAP_STREAMING) != 0
+    }
+
+    /// Every (format, size, rate) the node offers, through VIDIOC_ENUM_FMT,
+    /// VIDIOC_ENUM_FRAMESIZES and VIDIOC_ENUM_FRAMEINTERVALS. Stepwise ranges are
+    /// sampled at their ends and common sizes and rates in between.
+    func modes() throws -> [CameraMode] {
+        var modes: [CameraMode] = []
+        var formatIndex: UInt32 = 0
+        while true {
+            var format = v4l2_fmtdesc()
+            format.index = formatIndex
+            format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            guard try enumerate(CV4L2_VIDIOC_ENUM_FMT, "VIDIOC_ENUM_FMT", &format) else { break }
+            formatIndex += 1
+            let fourcc = FourCC.name(format.pixelformat)
+            let emulated = format.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0
+            for (width, height) in try sizes(format.pixelformat) {
+                for rate in try rates(format.pixelformat, width, height) {
+                    modes.append(CameraMode(fourcc: fourcc, width: width, height: height, frameRate: rate, emulated: emulated))
+                }
+            }
+        }
+        return modes
+    }
+
+    private static let commonSizes = [(320, 240), (640, 360), (640, 480), (1280, 720), (1920, 1080), (3840, 2160)]
+    private static let commonRates = [Rational(15), Rational(25), Rational(30), Rational(60)]
+
+    private func sizes(_ pixelFormat: UInt32) throws -> [(Int, Int)] {
+        var sizes: [(Int, Int)] = []
+        var index: UInt32 = 0
+        while true {
+            var size = v4l2_frmsizeenum()
+            size.index = index
+            size.pixel_format = pixelFormat
+            guard try enumerate(CV4L2_VIDIOC_ENUM_FRAMESIZES, "VIDIOC_ENUM_FRAMESIZES", &size) else { break }
+            index += 1
+            if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+                sizes.append((Int(size.discrete.width), Int(size.discrete.height)))
+            } else {
+                let s = size.stepwise
+                let inRange = V4L2Device.commonSizes.filter {
+                    $0.0 >= s.min_width && $0.0 <= s.max_width && $0.1 >= s.min_height && $0.1 <= s.max_height
+                }
+                sizes += [(Int(s.min_width), Int(s.min_height))] + inRange + [(Int(s.max_width), Int(s.max_height))]
+                break
+            }
+        }
+        if sizes.isEmpty {
+            // Some drivers do not enumerate sizes: use the current format's.
+            var current = v4l2_format()
+            current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            try control(CV4L2_VIDIOC_G_FMT, "VIDIOC_G_FMT", &current)
+            sizes.append((Int(current.fmt.pix.width), Int(current.fmt.pix.height)))
+        }
+        var seen = Set<Int>()
+        return sizes.filter { seen.insert($0.0 << 20 | $0.1).inserted }
+    }
+
+    private func rates(_ pixelFormat: UInt32, _ width: Int, _ height: Int) throws -> [Rational] {
+        var rates: [Rational] = []
+        var index: UInt32 = 0
+        while true {
+            var interval = v4l2_frmivalenum()
+            interval.index = index
+            interval.pixel_format = pixelFormat
+            interval.width = UInt32(width)
+            interval.height = UInt32(height)
+            guard try enumerate(CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, "VIDIOC_ENUM_FRAMEINTERVALS", &interval) else { break }
+            index += 1
+            if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
+                let d = interval.discrete
+                if d.numerator > 0 && d.denominator > 0 { rates.append(Rational(Int64(d.denominator), Int64(d.numerator))) }
+            } else {
+                let s = interval.stepwise
+                guard s.min.numerator > 0, s.max.numerator > 0 else { break }
+                let fastest = Rational(Int64(s.min.denominator), Int64(s.min.numerator))
+                let slowest = Rational(Int64(s.max.denominator), Int64(s.max.numerator))
+                rates += [fastest] + V4L2Device.commonRates.filter { $0 > slowest && $0 < fastest }
+                break
+            }
+        }
+        if rates.isEmpty {
+            // No enumeration: the current rate (VIDIOC_G_PARM), else a nominal 30.
+            var parm = v4l2_streamparm()
+            parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            if (try? control(CV4L2_VIDIOC_G_PARM, "VIDIOC_G_PARM", &parm)) != nil,
+               parm.parm.capture.timeperframe.numerator > 0 {
+                let t = parm.parm.capture.timeperframe
+                rates.append(Rational(Int64(t.denominator), Int64(t.numerator)))
+            } else {
+                rates.append(Rational(30))
+            }
+        }
+        return Array(Set(rates)).sorted(by: >)
+    }
+}
