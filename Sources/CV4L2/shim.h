@@ -6,6 +6,7 @@
 #include <linux/videodev2.h>
 #include <libv4l2.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <stdarg.h>
 
 // Request codes (`_IOR`/`_IOWR` expansions).
@@ -44,6 +45,11 @@ static const unsigned int CV4L2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;
 /// takes one pointer argument.
 static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) {
     return v4l2_ioctl(fd, request, arg);
+}
+
+/// `ioctl` itself is variadic: the raw kernel call, before libv4l2 wraps the descriptor.
+static inline int cv4l2_raw_ioctl(int fd, unsigned long request, void *arg) {
+    return ioctl(fd, request, arg);
 }
 
 /// `v4l2_open` is variadic; vidrec never creates files through it.

@@ -10,7 +10,7 @@ import VidrecMedia
 /// An overrun (the process was held up and the device's buffer filled) is recovered
 /// with `snd_pcm_recover` and counted; the lost time shows as a gap in the timestamps,
 /// which the session fills with silence.
-public final class ALSAMicrophone: AudioCaptureSource {
+public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     /// How long the device may deliver nothing before it counts as gone (ms).
     public static let timeout: Int32 = 5_000
 

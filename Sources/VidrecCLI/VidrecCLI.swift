@@ -10,7 +10,7 @@ public enum VidrecCLI {
 
     static var commands: [any VidrecCommand.Type] { [
         StartCommand.self, StopCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
-        PendingCommand.self, PresetsCommand.self, DevicesCommand.self,
+        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self,
     ] }
 
     static var helpSpec: CommandSpec {

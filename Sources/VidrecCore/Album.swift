@@ -27,10 +27,8 @@ public struct Album: Sendable {
         } else if lstat(path, &info) == 0 {
             throw StoreError.albumNotAFolder(path)  // a dangling symbolic link
         } else {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw StoreError.cannotWrite(path: path, reason: Album.reason(error))
+            do { try Directories.create(path, mode: 0o755) } catch {
+                throw StoreError.cannotWrite(path: path, reason: error.reason)
             }
         }
         if access(path, W_OK | X_OK) != 0 {
@@ -122,12 +120,5 @@ public struct Album: Sendable {
         }
         try systemCall("fsync", "\(path)/\(name)") { fsync(output) }
         succeeded = true
-    }
-
-    static func reason(_ error: Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError {
-            return SystemError.describe(Int32(underlying.code))
-        }
-        return (error as NSError).localizedDescription
     }
 }

@@ -21,7 +21,8 @@ public final class CaptureSession: Sendable {
     private let video: any VideoCaptureSource
     private let audio: (any AudioCaptureSource)?
     private let frameRate: Rational
-    private let limit: DurationLimit?
+    private let limits: RecordingLimits
+    private let freeSpace: @Sendable () -> Int64?
     private let queue: CaptureQueue
     private let stopRequested = Atomic<Bool>(false)
 
@@ -31,13 +32,16 @@ public final class CaptureSession: Sendable {
     ///   - video: the camera.
     ///   - audio: the microphone, or `nil` for a silent movie.
     ///   - frameRate: the output frame rate (the preset's).
-    ///   - limit: `--max`, or `nil` to record until stopped.
+    ///   - limits: duration, file size and free-space limits.
+    ///   - freeSpace: bytes free where the file is written (checked every second).
     public init(video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational,
-                limit: DurationLimit?, queue: CaptureQueue = CaptureQueue()) {
+                limits: RecordingLimits, freeSpace: @escaping @Sendable () -> Int64? = { nil },
+                queue: CaptureQueue = CaptureQueue()) {
         self.video = video
         self.audio = audio
         self.frameRate = frameRate
-        self.limit = limit
+        self.limits = limits
+        self.freeSpace = freeSpace
         self.queue = queue
     }
 
@@ -63,14 +67,20 @@ public final class CaptureSession: Sendable {
             }
         }
         var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
-                                limit: limit, start: MonotonicClock.now())
+                                limit: limits.duration, start: MonotonicClock.now())
         var failure: (any Error)?
+        var limitReason: EndReason?
+        var lastSpaceCheck: Int64 = 0
         var lastProgress = MonotonicClock.now()
         var framesAtLastProgress: Int64 = 0
 
         while !timeline.isComplete(now: MonotonicClock.now()) {
             let now = MonotonicClock.now()
             if stopRequested.load(ordering: .relaxed), !timeline.isStopping {
+                timeline.stop(at: now)
+            }
+            if !timeline.isStopping, let reason = checkSpace(sink, timeline, now: now, lastCheck: &lastSpaceCheck) {
+                limitReason = reason
                 timeline.stop(at: now)
             }
             if let stall = timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
@@ -112,7 +122,9 @@ public final class CaptureSession: Sendable {
         let reason: EndReason
         if let failure {
             reason = .failed("\(failure)")
-        } else if timeline.reachedLimit, let limit {
+        } else if let limitReason {
+            reason = limitReason
+        } else if timeline.reachedLimit, let limit = limits.duration {
             reason = .maximumDuration(limit)
         } else {
             reason = .stopped
@@ -122,6 +134,25 @@ public final class CaptureSession: Sendable {
             duration: timeline.duration, droppedFrames: timeline.droppedFrames,
             queueDroppedFrames: Int64(queue.droppedVideoFrames), insertedSilence: timeline.insertedSilence,
             bytes: sink.bytesWritten)
+    }
+}
+
+extension CaptureSession {
+    /// `--max-size` on every pass (a cheap property read), `--min-free` once a second:
+    /// both stop early enough that what the encoder and muxer still hold fits.
+    private func checkSpace(_ sink: any MovieSink, _ timeline: Timeline, now: Int64,
+                            lastCheck: inout Int64) -> EndReason? {
+        let written = sink.bytesWritten
+        let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: timeline.duration.doubleValue)
+        if let maxFileSize = limits.maxFileSize, written + margin >= maxFileSize {
+            return .maximumFileSize(maxFileSize)
+        }
+        guard let floor = limits.minFreeSpace, now - lastCheck >= 1_000_000_000 else { return nil }
+        lastCheck = now
+        if let free = freeSpace(), free - margin < floor {
+            return .lowDiskSpace(free: free, floor: floor)
+        }
+        return nil
     }
 }
 

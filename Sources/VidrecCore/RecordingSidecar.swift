@@ -22,6 +22,9 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var presetFile: String
     /// The camera and microphone, as displayed.
     public var camera: String
+    /// The camera's device path (`nil` for the test camera), to refuse a second
+    /// recording from the same camera with a clear message.
+    public var cameraPath: String?
     public var microphone: String?
     /// The container, which is also the file's extension.
     public var container: String
@@ -39,6 +42,8 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var droppedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.
     public var insertedSilence: Double?
+    /// Microphone overruns recovered.
+    public var overruns: Int?
     /// Why it ended, in words.
     public var endReason: String?
     /// `--max`, in seconds, if one was given.

@@ -41,17 +41,11 @@ public struct RecordingStore: Sendable {
     /// - Throws: ``StoreError/cannotWrite(path:reason:)`` when it cannot be created.
     public init(stateDirectory: String) throws {
         directory = stateDirectory + "/pending"
-        for folder in [stateDirectory, directory] {
-            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-                if errno == ENOENT {
-                    do {
-                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                                attributes: [.posixPermissions: 0o700])
-                        continue
-                    } catch { throw StoreError.cannotWrite(path: folder, reason: Album.reason(error)) }
-                }
-                throw StoreError.cannotWrite(path: folder, reason: SystemError.describe(errno))
-            }
+        do {
+            try Directories.create(stateDirectory, mode: 0o700)
+            try Directories.create(directory, mode: 0o700)
+        } catch {
+            throw StoreError.cannotWrite(path: error.subject, reason: error.reason)
         }
         var info = stat()
         guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -126,6 +120,10 @@ public struct RecordingStore: Sendable {
                   sidecar.id + ".json" == name
             else { continue }
             let entry = entry(for: sidecar)
+            if entry.state == .interrupted {
+                // A crashed recording's lock file: nobody holds it any more.
+                unlink(entry.lockPath)
+            }
             let exists = FileManager.default.fileExists(atPath: entry.mediaPath)
                 || FileManager.default.fileExists(atPath: entry.partialPath)
             if !exists && entry.state != .recording {
@@ -212,6 +210,13 @@ public struct RecordingStore: Sendable {
     /// Deletes a recording's files and sidecar.
     public func discard(_ entry: Entry) throws {
         if entry.state == .recording { throw StoreError.stillRecording(entry.id, pid: entry.sidecar.pid) }
+        for path in [entry.mediaPath, entry.partialPath] { unlink(path) }
+        remove(entry)
+    }
+
+    /// Deletes a recording that its own process could not start (the caller holds its
+    /// lock, so ``discard(_:)`` would refuse).
+    public func abandon(_ entry: Entry) {
         for path in [entry.mediaPath, entry.partialPath] { unlink(path) }
         remove(entry)
     }

@@ -76,8 +76,11 @@ public final class MovieFileOutput: MovieSink {
     /// Bytes in the file so far.
     public var bytesWritten: Int64 { io.size }
 
+    /// Camera frames skipped because they could not be decoded (corrupt MJPEG).
+    public var undecodableFrames: Int { video.undecodableFrames }
+
     public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
-        let prepared = try video.prepare(frame, frameIndex: frameIndex)
+        guard let prepared = try video.prepare(frame, frameIndex: frameIndex) else { return }
         try encode(video, prepared)
     }
 

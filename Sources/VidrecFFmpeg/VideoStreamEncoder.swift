@@ -102,10 +102,15 @@ final class VideoStreamEncoder: StreamEncoder {
         }
     }
 
+    /// MJPEG frames that could not be decoded and were left out (cameras do send
+    /// corrupt JPEGs; the slot stays empty and players hold the previous frame).
+    private(set) var undecodableFrames = 0
+
     /// Converts `input` into the encoder's frame and stamps it with `frameIndex`.
     ///
-    /// - Returns: the frame to send to the encoder; valid until the next call.
-    func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame> {
+    /// - Returns: the frame to send to the encoder, valid until the next call; `nil`
+    ///   for a corrupt MJPEG frame, which is skipped and counted.
+    func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
         try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
         var source: [UnsafePointer<UInt8>?] = Array(repeating: nil, count: 4)
         var strides: [Int32] = Array(repeating: 0, count: 4)
@@ -113,7 +118,10 @@ final class VideoStreamEncoder: StreamEncoder {
         if input.pixelFormat == .mjpeg {
             if decoder == nil { decoder = try MJPEGDecoder() }
             let decoded = decoder!.frame
-            try decoder!.decode(input)
+            do { try decoder!.decode(input) } catch {
+                undecodableFrames += 1
+                return nil
+            }
             withUnsafeBytes(of: &decoded.pointee.data) { data in
                 for i in 0..<4 { source[i] = UnsafePointer(data.load(fromByteOffset: i * 8, as: UnsafeMutablePointer<UInt8>?.self)) }
             }

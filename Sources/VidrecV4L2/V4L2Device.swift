@@ -13,7 +13,8 @@ final class V4L2Device: Sendable {
     /// The descriptor (libv4l2's).
     let fd: Int32
 
-    /// Opens `path` for capture. The corresponding C function is `v4l2_open`.
+    /// Opens `path` for capture. The corresponding C functions are `open`, `ioctl`
+    /// (VIDIOC_QUERYCAP) and `v4l2_fd_open`.
     ///
     /// - Throws: ``DeviceError`` with the fix for the common cases (missing, denied, busy).
     init(path: String) throws {
@@ -23,8 +24,8 @@ final class V4L2Device: Sendable {
             throw DeviceError.cameraNotFound(path: path, reason: SystemError.describe(errno))
         }
         guard info.st_mode & S_IFMT == S_IFCHR else { throw DeviceError.notACamera(path: path, reason: "it is not a device") }
-        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
+        let raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard raw >= 0 else {
             let code = errno
             switch code {
             case EACCES, EPERM: throw DeviceError.permissionDenied(path: path, group: "video")
@@ -33,7 +34,20 @@ final class V4L2Device: Sendable {
             default: throw SystemError("open", path, errno: code)
             }
         }
-        self.fd = fd
+        // Ask the kernel directly first: libv4l2 prints its own message for a node that
+        // is not a V4L2 device, and vidrec reports that itself.
+        var capability = v4l2_capability()
+        if cv4l2_raw_ioctl(raw, CV4L2_VIDIOC_QUERYCAP, &capability) != 0 {
+            let code = errno
+            close(raw)
+            throw DeviceError.notACamera(path: path, reason: "it does not answer VIDIOC_QUERYCAP (\(SystemError.describe(code)))")
+        }
+        guard v4l2_fd_open(raw, 0) == raw else {
+            let code = errno
+            close(raw)
+            throw SystemError("v4l2_fd_open", path, errno: code)
+        }
+        self.fd = raw
     }
 
     deinit { v4l2_close(fd) }

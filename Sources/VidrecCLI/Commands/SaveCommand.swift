@@ -1,3 +1,4 @@
+import Foundation
 import VidrecCore
 import VidrecFFmpeg
 
@@ -27,19 +28,31 @@ struct SaveCommand: VidrecCommand {
         albumPath = arguments[option: "album"]
     }
 
-    /// Checks `--as`: a plain file name, no folders, not hidden.
-    static func validatedName(_ name: String?) throws(ParserError) -> String? {
+    /// Checks `--as` (or an expanded `--name`): a plain file name, no folders, not hidden.
+    static func validatedName(_ name: String?, option: String = "--as <name>") throws(ParserError) -> String? {
         guard let name else { return nil }
         if name.isEmpty || name.contains("/") || name.hasPrefix(".") || name.utf8.count > 200 || name.contains("\0") {
-            throw .invalidValue(name, for: "--as <name>", reason: "give a plain file name without '/' that does not start with '.'")
+            throw .invalidValue(name, for: option, reason: "give a plain file name without '/' that does not start with '.'")
         }
         return name
+    }
+
+    /// Remembers a saved file as vidrec's, then applies `--keep` and `--album-max-size`.
+    static func afterSave(_ saved: String, context: CommandContext, keep: Int?, albumMaxSize: Int64?) throws {
+        let manifest = AlbumManifest(stateDirectory: context.paths.stateDirectory)
+        try manifest.recordSave(saved)
+        guard keep != nil || albumMaxSize != nil else { return }
+        let album = URL(fileURLWithPath: saved).deletingLastPathComponent().path
+        for removed in try manifest.prune(album: album, keep: keep, maxBytes: albumMaxSize) {
+            context.err("vidrec: removed older recording \(removed)\n")
+        }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
         let entry = try id.map { try store.entry(id: $0) } ?? store.newestSavable(command: "save")
         let saved = try store.commit(entry, to: context.album(albumPath), name: name, finalizer: MovieFinalizer())
+        try SaveCommand.afterSave(saved, context: context, keep: nil, albumMaxSize: nil)
         context.out(saved + "\n")
         return .success
     }

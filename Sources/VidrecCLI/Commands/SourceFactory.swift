@@ -7,17 +7,14 @@ import VidrecV4L2
 /// Turns `--camera`, `--camera-format` and `--mic` into capture sources for a preset,
 /// negotiating the camera mode. Never falls back to another device than the one asked for.
 enum SourceFactory {
-    /// The camera, and the preset adjusted to what it can do (frame rate).
-    static func camera(_ selector: String, format: PixelFormat?, preset: inout Preset,
+    /// The camera (`nil`: the test camera), and the preset adjusted to what it can do
+    /// (frame rate).
+    static func camera(_ description: CameraDescription?, format: PixelFormat?, preset: inout Preset,
                        report: (String) -> Void) throws -> any VideoCaptureSource {
         var video = preset.settings.video
-        if selector == "test" {
-            if let format, format != .yuyv {
-                throw CLIError("the test camera delivers YUYV only; drop --camera-format \(format.rawValue) or use a real camera", .usage)
-            }
+        guard let description else {
             return TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate)
         }
-        let description = try CameraDiscovery().resolve(selector)
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: format, camera: description.path)
         let camera = try V4L2Camera(description, mode: choice.mode)

@@ -4,8 +4,9 @@ import Synchronization
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecV4L2
 
-/// `vidrec start`: record into the pending area until `--max`, `vidrec stop`, Ctrl-C or
+/// `vidrec start`: record into the pending area until a limit, `vidrec stop`, Ctrl-C or
 /// SIGTERM; optionally save to the album when it ends well.
 struct StartCommand: VidrecCommand {
     static let spec = CommandSpec(
@@ -13,8 +14,9 @@ struct StartCommand: VidrecCommand {
         abstract: "Record a movie from the camera and microphone.",
         discussion: """
         The recording is written to the pending area as it is made and stays playable \
-        even if vidrec is killed. It ends at --max, on 'vidrec stop', Ctrl-C or SIGTERM \
-        (a second Ctrl-C aborts). Commit it to the album with 'vidrec save', or pass --save.
+        even if vidrec is killed. It ends at --max or --max-size, on 'vidrec stop', Ctrl-C \
+        or SIGTERM (a second Ctrl-C aborts), or before the disk falls below --min-free. \
+        Commit it to the album with 'vidrec save', or pass --save.
         """,
         arguments: [
             .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
@@ -22,9 +24,15 @@ struct StartCommand: VidrecCommand {
             .option("mic", value: "mic", help: "A microphone: an ALSA name (default, hw:1,0, plughw:…), an index from 'vidrec devices', 'test' for a 1 kHz tone, or 'none'. (default: default)"),
             .option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)"),
             .option("max", value: "seconds", help: "Stop after exactly this much media time, such as 30 or 2.5."),
+            .option("max-size", value: "size", help: "Stop before the file exceeds this size, such as 500K, 50M or 2G."),
+            .option("min-free", value: "size", help: "Stop before the disk has less free space than this; 0 turns the check off. (default: 200M)"),
             .flag("save", help: "Save to the album when the recording ends well."),
-            .option("as", value: "name", help: "The file name to save under (with --save)."),
+            .option("as", value: "name", help: "The file name to save under."),
+            .option("name", value: "template", help: "The file name to save under, with strftime fields: 'door-%Y%m%d-%H%M%S'."),
             .option("album", value: "dir", help: "The album folder (with --save). (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+            .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
+            .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
+            .option("log", value: "file", help: "Also append every message, with the time, to this file."),
         ])
 
     var camera: String
@@ -32,50 +40,111 @@ struct StartCommand: VidrecCommand {
     var microphone: String
     var quality: String
     var limit: DurationLimit?
+    var maxSize: Int64?
+    var minFree: Int64?
     var save: Bool
     var saveName: String?
+    var nameTemplate: String?
     var albumPath: String?
+    var keep: Int?
+    var albumMaxSize: Int64?
+    var logPath: String?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
         microphone = arguments[option: "mic"] ?? "default"
+        quality = arguments[option: "quality"] ?? "medium"
         if let text = arguments[option: "camera-format"] {
             guard let format = PixelFormat(rawValue: text.uppercased()) else {
                 throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             cameraFormat = format
+            if camera == "test", format != .yuyv {
+                throw .conflicting("--camera-format \(format.rawValue)", "--camera test, which delivers YUYV only")
+            }
         }
-        quality = arguments[option: "quality"] ?? "medium"
         if let text = arguments[option: "max"] {
             guard let limit = DurationLimit(parsing: text) else {
                 throw .invalidValue(text, for: "--max <seconds>", reason: "give a number of seconds greater than 0 and at most 86400, such as 30 or 2.5")
             }
             self.limit = limit
         }
+        maxSize = try StartCommand.size(arguments[option: "max-size"], "--max-size <size>", minimum: 100_000)
+        minFree = try StartCommand.size(arguments[option: "min-free"] ?? "200M", "--min-free <size>", minimum: 0)
+        if minFree == 0 { minFree = nil }
         save = arguments.has("save")
         saveName = try SaveCommand.validatedName(arguments[option: "as"])
+        nameTemplate = arguments[option: "name"]
+        if saveName != nil, nameTemplate != nil { throw .conflicting("--as <name>", "--name <template>") }
+        if let template = nameTemplate {
+            _ = try SaveCommand.validatedName(NameTemplate.expand(template, at: Date()), option: "--name <template>")
+        }
         albumPath = arguments[option: "album"]
-        if !save, saveName != nil { throw .conflicting("--as <name>", "a recording that is not saved; add --save") }
-        if !save, albumPath != nil { throw .conflicting("--album <dir>", "a recording that is not saved; add --save") }
+        if let text = arguments[option: "keep"] {
+            guard let count = Int(text), count >= 1, count <= 1_000_000 else {
+                throw .invalidValue(text, for: "--keep <count>", reason: "give a whole number of recordings, at least 1")
+            }
+            keep = count
+        }
+        albumMaxSize = try StartCommand.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 1_000_000)
+        logPath = arguments[option: "log"]
+        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
+        where given && !save {
+            throw .conflicting(synopsis, "a recording that is not saved; add --save")
+        }
+    }
+
+    /// Parses a size option (`500K`, `50M`, `2G`), at least `minimum` bytes (0 allowed if 0).
+    static func size(_ text: String?, _ synopsis: String, minimum: Int64) throws(ParserError) -> Int64? {
+        guard let text else { return nil }
+        if text == "0", minimum == 0 { return 0 }
+        guard let bytes = ByteCount.parse(text), bytes >= minimum else {
+            throw .invalidValue(text, for: synopsis, reason: "give a size such as 500K, 50M or 2G" + (minimum > 0 ? " (at least \(ByteCount.format(minimum)))" : ""))
+        }
+        return bytes
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        let log = try logPath.map { try LogFile(path: ($0 as NSString).expandingTildeInPath) }
+        var logged = context
+        if let log {
+            logged.err = { text in context.err(text); log.write(text) }
+        }
+        do {
+            return try record(logged)
+        } catch {
+            log?.write("Error: \(RuntimeFailure.classify(error).message)")
+            throw error
+        }
+    }
+
+    private func record(_ context: CommandContext) throws -> ExitCode {
         var preset = try context.presetLibrary.preset(named: quality)
-        let video = try SourceFactory.camera(camera, format: cameraFormat, preset: &preset) { context.err("vidrec: \($0)\n") }
-        let audio = try SourceFactory.microphone(microphone, preset: preset)
-        if audio == nil { preset.settings.audio = nil }
+        let store = try context.store()
         let album = context.album(albumPath)
         if save { try album.prepare() }
-        let store = try context.store()
-        // Before any thread exists (x264 starts its own in avcodec_open2).
+        if let floor = minFree, let free = try? FreeSpace.available(at: store.directory), free < floor {
+            throw CLIError("only \(ByteCount.format(free)) free on the disk holding \(store.directory), below the floor of \(ByteCount.format(floor)); free space, or lower it with --min-free", .ioError)
+        }
+        let description = camera == "test" ? nil : try CameraDiscovery().resolve(camera)
+        if let path = description?.path, let running = store.running().first(where: { $0.sidecar.cameraPath == path }) {
+            throw CLIError("camera \(path) is already being recorded by vidrec: recording \(running.id) (pid \(running.sidecar.pid), started \(running.sidecar.startTime)); stop it with 'vidrec stop'", .temporaryFailure)
+        }
+        // Before any thread exists (x264 and the capture threads inherit the mask).
         SignalWatcher.blockSignals()
+        let audio = try SourceFactory.microphone(microphone, preset: preset)
+        let video = try SourceFactory.camera(description, format: cameraFormat, preset: &preset) { context.err("vidrec: \($0)\n") }
+        if audio == nil { preset.settings.audio = nil }
 
-        let (entry, lock) = try store.create(at: Date()) { id in
+        let started = Date()
+        let name = saveName ?? nameTemplate.map { NameTemplate.expand($0, at: started) }
+        let (entry, lock) = try store.create(at: started) { id in
             var sidecar = RecordingSidecar(
                 id: id, preset: preset.name, presetFile: preset.file, camera: video.displayName,
-                microphone: audio?.displayName, container: preset.settings.container, startTime: Date(),
+                microphone: audio?.displayName, container: preset.settings.container, startTime: started,
                 pid: getpid(), maxDuration: limit?.seconds.doubleValue)
-            sidecar.saveName = saveName
+            sidecar.cameraPath = description?.path
+            sidecar.saveName = name
             return sidecar
         }
         var sidecar = entry.sidecar
@@ -83,15 +152,17 @@ struct StartCommand: VidrecCommand {
         do {
             output = try MovieFileOutput(path: entry.partialPath, settings: preset.settings)
         } catch {
-            unlink(entry.partialPath)
-            try? store.discard(store.entry(id: entry.id))
-            _ = lock
+            store.abandon(entry)
             throw error
         }
 
-        let session = CaptureSession(video: video, audio: audio, frameRate: preset.settings.video.frameRate, limit: limit)
+        let limits = RecordingLimits(duration: limit, maxFileSize: maxSize, minFreeSpace: minFree,
+                                     nominalBytesPerSecond: StartCommand.nominalBytesPerSecond(preset.settings))
+        let pendingDirectory = store.directory
+        let session = CaptureSession(video: video, audio: audio, frameRate: preset.settings.video.frameRate,
+                                     limits: limits, freeSpace: { try? FreeSpace.available(at: pendingDirectory) })
         let interrupts = Atomic<Int>(0)
-        let watcher = SignalWatcher { signal in
+        _ = SignalWatcher { signal in
             let count = interrupts.add(1, ordering: .sequentiallyConsistent).newValue
             if count == 1 {
                 session.requestStop()
@@ -100,7 +171,6 @@ struct StartCommand: VidrecCommand {
                 _exit(ExitCode.aborted.rawValue)
             }
         }
-        _ = watcher
 
         let sources = [video.displayName, audio?.displayName].compactMap { $0 }.joined(separator: " + ")
         let until = limit.map { "for \($0)" } ?? "until stopped"
@@ -112,32 +182,32 @@ struct StartCommand: VidrecCommand {
         // Finalize the fragments into an indexed movie, then record the result.
         var finalizeError: (any Error)?
         do { try store.finalize(entry, with: MovieFinalizer()) } catch { finalizeError = error }
-        sidecar.state = outcome.reason.isSuccess && finalizeError == nil ? .finished : .failed
+        let overruns = (audio as? OverrunCounting)?.overruns
+        sidecar.state = finalizeError != nil ? .interrupted : outcome.reason.isSuccess ? .finished : .failed
         sidecar.duration = outcome.duration.doubleValue
         sidecar.videoFrames = outcome.videoFrames
         sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
         sidecar.insertedSilence = audio.map { Double(outcome.insertedSilence) / Double($0.audioFormat.sampleRate) }
+        sidecar.overruns = overruns
         sidecar.endReason = outcome.reason.message
         try store.write(sidecar)
         // The sidecar now says how it ended; the lock file has done its job.
-        unlink(entry.lockPath)
+        if finalizeError == nil { unlink(entry.lockPath) }
         withExtendedLifetime(lock) {}
 
-        let dropped = outcome.droppedFrames + outcome.queueDroppedFrames
-        var summary = String(format: "%.3f s, %lld frames", outcome.duration.doubleValue, outcome.videoFrames)
-        if dropped > 0 { summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)" }
-        if outcome.insertedSilence > 0, let audio {
-            summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(audio.audioFormat.sampleRate))
-        }
-        summary += ", \(ByteCount.format(outcome.bytes))"
+        let summary = StartCommand.summary(outcome, audio: audio, overruns: overruns)
         if let error = outcome.error {
             let (message, code) = RuntimeFailure.classify(error)
             context.err("vidrec: recording \(entry.id) failed: \(message) (\(summary); kept in pending)\n")
             return code
         }
         if let finalizeError {
-            let (message, _) = RuntimeFailure.classify(finalizeError)
-            context.err("vidrec: recording \(entry.id) could not be finalized: \(message); the fragmented file is kept in pending\n")
+            let (message, code) = RuntimeFailure.classify(finalizeError)
+            context.err("vidrec: recording \(entry.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n")
+            return code == .failure ? .ioError : code
+        }
+        if case .lowDiskSpace = outcome.reason {
+            context.err("vidrec: recording \(entry.id) \(outcome.reason.message) (\(summary); kept in pending)\n")
             return .ioError
         }
         context.err("vidrec: \(outcome.reason.message): \(summary)\n")
@@ -145,8 +215,32 @@ struct StartCommand: VidrecCommand {
             context.err("vidrec: recording \(entry.id) is pending; keep it with 'vidrec save'\n")
             return .success
         }
-        let saved = try store.commit(store.entry(id: entry.id), to: album, name: saveName, finalizer: MovieFinalizer())
+        let saved = try store.commit(store.entry(id: entry.id), to: album, name: nil, finalizer: MovieFinalizer())
+        try SaveCommand.afterSave(saved, context: context, keep: keep, albumMaxSize: albumMaxSize)
         context.out(saved + "\n")
         return .success
+    }
+
+    /// What the end line says after the reason: duration, frames, drops, gaps, size.
+    static func summary(_ outcome: RecordingOutcome, audio: (any AudioCaptureSource)?, overruns: Int?) -> String {
+        var summary = String(format: "%.3f s, %lld frames", outcome.duration.doubleValue, outcome.videoFrames)
+        let dropped = outcome.droppedFrames + outcome.queueDroppedFrames
+        if dropped > 0 {
+            summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
+        }
+        if let overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
+        if outcome.insertedSilence > 0, let audio {
+            summary += String(format: ", %.2f s of silence filled in for microphone gaps",
+                              Double(outcome.insertedSilence) / Double(audio.audioFormat.sampleRate))
+        }
+        return summary + ", \(ByteCount.format(outcome.bytes))"
+    }
+
+    /// A generous guess of the preset's bytes per second, for the size margin.
+    static func nominalBytesPerSecond(_ settings: MovieSettings) -> Int64 {
+        let video = settings.video
+        let guess = Double(video.width * video.height) * video.frameRate.doubleValue * 0.1
+        let videoBits = video.bitRate.map { min(Double($0), guess * 4) } ?? guess
+        return Int64((videoBits + Double(settings.audio?.bitRate ?? 0)) / 8)
     }
 }

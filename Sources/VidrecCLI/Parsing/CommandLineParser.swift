@@ -20,7 +20,14 @@ public struct CommandLineParser: Sendable {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if !optionsEnded, argument == "--" { optionsEnded = true; continue }
+            if !optionsEnded, argument == "--" {
+                optionsEnded = true
+                if spec.passesRest {
+                    result.rest = Array(arguments[index...])
+                    break
+                }
+                continue
+            }
             if !optionsEnded, argument.hasPrefix("-"), argument.count > 1, !isNegativeNumber(argument) {
                 if argument == "--help" || argument == "-h" { result.wantsHelp = true; continue }
                 var name: String

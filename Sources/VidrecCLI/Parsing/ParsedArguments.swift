@@ -8,6 +8,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public var positionals: [String: String] = [:]
     /// Whether `--help`/`-h` was given.
     public var wantsHelp = false
+    /// Everything after `--`, for commands that pass arguments on (`schedule`).
+    public var rest: [String] = []
 
     /// The value of an option, if given.
     public subscript(option name: String) -> String? { options[name] }

@@ -1,0 +1,29 @@
+import Foundation
+import Glibc
+import VidrecMedia
+
+/// `--log FILE`: every line vidrec prints about a recording, appended with a timestamp.
+/// The live status line is never logged.
+final class LogFile: Sendable {
+    private let fd: Int32
+
+    /// Opens (creating, mode 0600) `path` for appending.
+    init(path: String) throws {
+        do {
+            fd = try systemCall("open", path) { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
+        } catch {
+            throw CLIError("cannot open log file \(path): \(error.reason); choose another path for --log", .cannotCreate)
+        }
+    }
+
+    /// Appends `text`, each line prefixed with the local time.
+    func write(_ text: String) {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let stamp = formatter.string(from: Date())
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { "\(stamp) \($0)\n" }.joined()
+        _ = lines.withCString { Glibc.write(fd, $0, strlen($0)) }
+    }
+
+    deinit { close(fd) }
+}

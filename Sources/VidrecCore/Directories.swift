@@ -1,0 +1,20 @@
+import Glibc
+import VidrecMedia
+
+/// `mkdir -p`, keeping the C error for messages.
+enum Directories {
+    /// Creates `path` and any missing parents with `mode`. Existing folders are fine.
+    ///
+    /// - Throws: ``SystemError`` from the `mkdir` that failed (ENOTDIR when a parent is
+    ///   a file, EACCES, EROFS, …).
+    static func create(_ path: String, mode: mode_t) throws(SystemError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return }
+            throw SystemError("mkdir", path, errno: ENOTDIR)
+        }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
+        if !parent.isEmpty { try create((path.hasPrefix("/") ? "/" : "") + parent, mode: mode) }
+        if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError.current("mkdir", path) }
+    }
+}

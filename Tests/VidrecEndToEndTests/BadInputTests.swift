@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Every bad input, run on the real binary: the exact first line on stderr, the exit
+/// status, no stack trace, and nothing left in the pending area or the album.
+@Suite struct BadInputTests {
+    static let start = ["start", "--camera", "test", "--mic", "test"]
+
+    /// argv → message prefix → status. `$HOME` in a message is the test's home.
+    static let table: [([String], String, Int32)] = [
+        // Flags and values.
+        (start + ["--max", "-1"], "Error: The value '-1' is invalid for '--max <seconds>': give a number of seconds greater than 0 and at most 86400, such as 30 or 2.5", 64),
+        (start + ["--max", "abc"], "Error: The value 'abc' is invalid for '--max <seconds>'", 64),
+        (start + ["--max", "0"], "Error: The value '0' is invalid for '--max <seconds>'", 64),
+        (start + ["--max", "1e12"], "Error: The value '1e12' is invalid for '--max <seconds>'", 64),
+        (start + ["--max", "90000"], "Error: The value '90000' is invalid for '--max <seconds>'", 64),
+        (start + ["--max"], "Error: Missing value for '--max <seconds>'", 64),
+        (start + ["--max-size", "12Q"], "Error: The value '12Q' is invalid for '--max-size <size>': give a size such as 500K, 50M or 2G (at least 100 KB)", 64),
+        (start + ["--max-size", "10K"], "Error: The value '10K' is invalid for '--max-size <size>'", 64),
+        (start + ["--min-free", "lots"], "Error: The value 'lots' is invalid for '--min-free <size>'", 64),
+        (start + ["--keep", "3"], "Error: '--keep <count>' cannot be used with 'a recording that is not saved; add --save'", 64),
+        (start + ["--save", "--keep", "0"], "Error: The value '0' is invalid for '--keep <count>': give a whole number of recordings, at least 1", 64),
+        (start + ["--album", "/tmp"], "Error: '--album <dir>' cannot be used with 'a recording that is not saved; add --save'", 64),
+        (start + ["--save", "--album-max-size", "5"], "Error: The value '5' is invalid for '--album-max-size <size>'", 64),
+        (start + ["--as", "../escape"], "Error: The value '../escape' is invalid for '--as <name>': give a plain file name without '/' that does not start with '.'", 64),
+        (start + ["--as", ".hidden"], "Error: The value '.hidden' is invalid for '--as <name>'", 64),
+        (start + ["--as", "a", "--name", "b"], "Error: '--as <name>' cannot be used with '--name <template>'", 64),
+        (start + ["--name", "x/%Y"], "Error: The value 'x/", 64),
+        (start + ["--camera-format", "XYZW"], "Error: The value 'XYZW' is invalid for '--camera-format <fourcc>': use one of YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3, MJPG", 64),
+        (start + ["--camera-format", "NV12"], "Error: '--camera-format NV12' cannot be used with '--camera test, which delivers YUYV only'", 64),
+        (start + ["--qualty", "high"], "Error: Unknown option '--qualty'. Did you mean '--quality'?", 64),
+        (start + ["--save=yes"], "Error: Unexpected argument '--save=yes'", 64),
+        (start + ["extra"], "Error: Unexpected argument 'extra'", 64),
+        (["strat"], "Error: Unknown command 'strat'. Did you mean 'start'?", 64),
+        (["--verison"], "Error: Unknown option '--verison'. Did you mean '--version'?", 64),
+        (["save", "a", "b"], "Error: Unexpected argument 'b'", 64),
+        (["stop", "--timeout", "abc"], "Error: The value 'abc' is invalid for '--timeout <seconds>'", 64),
+        (["devices", "--jsn"], "Error: Unknown option '--jsn'. Did you mean '--json'?", 64),
+        (["help", "nosuch"], "Error: Unknown command 'nosuch'.", 64),
+        (["schedule", "every day"], "Error: The value 'every day' is invalid for '<cron-spec>': give five cron fields in quotes, such as '*/15 * * * *', or @hourly", 64),
+        (["schedule", "*/15 * * * *", "--", "--max", "abc"], "Error: The value 'abc' is invalid for '--max <seconds>'", 64),
+        (["schedule"], "Error: Missing expected argument '<cron-spec>'", 64),
+        // Presets.
+        (start + ["--quality", "ultra"], "Error: unknown quality preset 'ultra'. Available: low, medium, high, 640x480, 1280x720, 1920x1080, 3840x2160 (or a path to a preset file)", 65),
+        (start + ["--quality", "hihg"], "Error: unknown quality preset 'hihg'. Did you mean 'high'?", 65),
+        (start + ["--quality", "/nonexistent/p.json"], "Error: cannot read preset '/nonexistent/p.json': No such file or directory", 65),
+        (start + ["--quality", "$HOME/broken.json"], "Error: preset '$HOME/broken.json' is not valid JSON", 65),
+        (start + ["--quality", "$HOME/codec.json"], "Error: preset '$HOME/codec.json': field 'video.codec' names 'libx266', which is not a video encoder in this FFmpeg", 65),
+        (start + ["--quality", "$HOME/zero.json"], "Error: preset '$HOME/zero.json': field 'width' must be an even whole number from 16 to 7680, not 0", 65),
+        (start + ["--quality", "$HOME/odd.json"], "Error: preset '$HOME/odd.json': field 'height' must be an even whole number from 16 to 4320, not 481", 65),
+        (start + ["--quality", "$HOME/fps.json"], "Error: preset '$HOME/fps.json': field 'frameRate' must be frames per second from 1 to 240", 65),
+        (start + ["--quality", "$HOME/mpeg4crf.json"], "Error: the preset asks for what this FFmpeg cannot do: set crf 23 on mpeg4: Invalid argument (AVERROR -22); this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'", 65),
+        // Devices.
+        (["start", "--camera", "/dev/null"], "Error: /dev/null is not a camera: it does not answer VIDIOC_QUERYCAP (Inappropriate ioctl for device); 'vidrec devices' lists the cameras", 69),
+        (["start", "--camera", "$HOME/broken.json"], "Error: $HOME/broken.json is not a camera: it is not a device; 'vidrec devices' lists the cameras", 69),
+        (["start", "--camera", "/dev/video77"], "Error: camera /dev/video77 not found (No such file or directory); 'vidrec devices' lists the cameras", 69),
+        (["start", "--camera", "test", "--mic", "hw:9,0"], "Error: microphone 'hw:9,0' not found (", 69),
+        // Places.
+        (start + ["--max", "1", "--save", "--album", "$HOME/broken.json"], "Error: album $HOME/broken.json is not a folder; remove it or choose another album with --album DIR", 73),
+        (start + ["--max", "1", "--save", "--album", "$HOME/broken.json/album"], "Error: cannot write to $HOME/broken.json/album: Not a directory; choose another folder or fix its permissions", 73),
+        (["pending"], "Error: cannot write to $HOME/statefile: Not a directory; choose another folder or fix its permissions", 73),
+        (["start", "--log", "$HOME/nodir/x/log"], "Error: cannot open log file $HOME/nodir/x/log: No such file or directory; choose another path for --log", 73),
+        // Steps out of order.
+        (["save"], "Error: nothing to save: there are no finished recordings; record one with 'vidrec start'", 66),
+        (["discard"], "Error: nothing to discard: there are no finished recordings; record one with 'vidrec start'", 66),
+        (["save", "20990101-000000"], "Error: no pending recording '20990101-000000'; there are none", 66),
+        (["discard", "nosuch"], "Error: no pending recording 'nosuch'; there are none", 66),
+        (["stop"], "Error: no recording in progress; start one with 'vidrec start'", 66),
+        (["stop", "nosuch"], "Error: no running recording 'nosuch'; nothing is recording", 66),
+        (["recover"], "Error: nothing to recover: no recording was interrupted", 66),
+    ]
+
+    static func prepare(_ home: Home) throws {
+        let high = try String(contentsOfFile: VidrecProcess.presets + "/640x480.json", encoding: .utf8)
+        let files = [
+            "broken.json": "{ \"width\": ",
+            "codec.json": high.replacingOccurrences(of: "libx264", with: "libx266"),
+            "zero.json": high.replacingOccurrences(of: "\"width\": 640", with: "\"width\": 0"),
+            "odd.json": high.replacingOccurrences(of: "\"height\": 480", with: "\"height\": 481"),
+            "fps.json": high.replacingOccurrences(of: "\"frameRate\": 30", with: "\"frameRate\": 0"),
+            "mpeg4crf.json": high.replacingOccurrences(of: "libx264", with: "mpeg4").replacingOccurrences(of: "\"speed\": \"veryfast\",", with: ""),
+            "statefile": "not a folder",
+        ]
+        for (name, text) in files { try text.write(toFile: home.path + "/" + name, atomically: true, encoding: .utf8) }
+    }
+
+    @Test func thereAreAtLeastFortyBadInputs() {
+        #expect(Self.table.count >= 40)
+    }
+
+    @Test(arguments: table)
+    func badInputGetsOneClearLineAndItsExitCode(arguments: [String], message: String, code: Int32) throws {
+        let home = try Home()
+        try Self.prepare(home)
+        let expand = { (text: String) in text.replacingOccurrences(of: "$HOME", with: home.path) }
+        let environment = arguments == ["pending"] ? ["XDG_STATE_HOME": home.path + "/statefile"] : [:]
+        let result = try VidrecProcess.run(arguments.map(expand), home: home.path, environment: environment)
+        let lines = result.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(result.code == code, "\(result.err)")
+        #expect(lines.first.map { $0.hasPrefix(expand(message)) } == true, "\(result.err)")
+        if code == 64 {
+            #expect(lines.count == 3 && lines[1].hasPrefix("Usage: vidrec ") && lines[2].hasSuffix("for more information."))
+        } else {
+            #expect(lines.count == 1, "one line: \(result.err)")
+        }
+        #expect(!result.err.contains("Fatal error") && !result.err.contains("Stack dump"))
+        #expect(result.out.isEmpty)
+        #expect(home.files(in: home.pending, ending: "").isEmpty, "nothing left pending")
+        #expect(home.files(in: home.album, ending: "").isEmpty, "nothing in the album")
+    }
+}
