@@ -19,10 +19,13 @@ build: deps
 demo: build
 	@scripts/demo $(BIN)
 
-# Everything CI runs: unit tests and end-to-end tests of the real binary.
+# Everything CI runs: unit and end-to-end tests on the host, then the device tests
+# against real kernel drivers (vivid, snd-aloop) in a QEMU virtual machine.
 test: deps
-	$(SWIFT) build
+	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	@scripts/install-deps --vm
+	vm/device-tests
 
 install: build
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/vidrec

@@ -131,7 +131,8 @@ public final class CaptureSession: Sendable {
         }
         return RecordingOutcome(
             reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: timeline.audioWritten,
-            duration: timeline.duration, droppedFrames: timeline.droppedFrames,
+            // Frames the queue dropped also left gaps in the timeline: count them once.
+            duration: timeline.duration, droppedFrames: max(0, timeline.droppedFrames - Int64(queue.droppedVideoFrames)),
             queueDroppedFrames: Int64(queue.droppedVideoFrames), insertedSilence: timeline.insertedSilence,
             bytes: sink.bytesWritten)
     }
@@ -143,10 +144,12 @@ extension CaptureSession {
     private func checkSpace(_ sink: any MovieSink, _ timeline: Timeline, now: Int64,
                             lastCheck: inout Int64) -> EndReason? {
         let written = sink.bytesWritten
-        let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: timeline.duration.doubleValue)
-        if let maxFileSize = limits.maxFileSize, written + margin >= maxFileSize {
+        let seconds = timeline.duration.doubleValue
+        if let maxFileSize = limits.maxFileSize,
+           written + limits.closingMargin(bytesWritten: written, mediaSeconds: seconds, cap: maxFileSize) >= maxFileSize {
             return .maximumFileSize(maxFileSize)
         }
+        let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: seconds)
         guard let floor = limits.minFreeSpace, now - lastCheck >= 1_000_000_000 else { return nil }
         lastCheck = now
         if let free = freeSpace(), free - margin < floor {

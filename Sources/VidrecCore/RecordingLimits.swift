@@ -21,10 +21,13 @@ public struct RecordingLimits: Sendable {
     }
 
     /// The bytes still to reach the file once the session stops: what the encoder and
-    /// the fragment being built hold (about 1.5 s of media), the trailer and the index.
-    public func closingMargin(bytesWritten: Int64, mediaSeconds: Double) -> Int64 {
-        let observed = mediaSeconds >= 1 ? Double(bytesWritten) / mediaSeconds : 0
-        let rate = max(observed, Double(nominalBytesPerSecond))
-        return Int64(rate * 1.5) + 65_536 + bytesWritten / 50
+    /// the fragment being built hold (under a second of media), the trailer and the
+    /// index. Until a second has been recorded the rate is the preset's nominal one,
+    /// and the margin is at most half of `cap` (so a small limit still records).
+    public func closingMargin(bytesWritten: Int64, mediaSeconds: Double, cap: Int64? = nil) -> Int64 {
+        let rate = mediaSeconds >= 1 ? Double(bytesWritten) / mediaSeconds : Double(nominalBytesPerSecond)
+        let margin = Int64(rate * 1.0) + 16_384 + bytesWritten / 50
+        if mediaSeconds < 1, let cap { return min(margin, cap / 2) }
+        return margin
     }
 }

@@ -56,7 +56,9 @@ struct ScheduleCommand: VidrecCommand {
             context.out(line + "\n")
             return .success
         }
-        guard let crontab = ["/usr/bin/crontab", "/bin/crontab"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        // VIDREC_CRONTAB names another crontab program (the tests use one that writes a file).
+        let candidates = [context.paths.environment["VIDREC_CRONTAB"], "/usr/bin/crontab", "/bin/crontab"].compactMap { $0 }
+        guard let crontab = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CLIError("crontab not found: install cron (sudo apt-get install cron), or add this line by hand: \(line)", .unavailable)
         }
         let current = try ScheduleCommand.runCrontab(crontab, ["-l"], input: nil)

@@ -239,8 +239,8 @@ struct StartCommand: VidrecCommand {
     /// A generous guess of the preset's bytes per second, for the size margin.
     static func nominalBytesPerSecond(_ settings: MovieSettings) -> Int64 {
         let video = settings.video
-        let guess = Double(video.width * video.height) * video.frameRate.doubleValue * 0.1
-        let videoBits = video.bitRate.map { min(Double($0), guess * 4) } ?? guess
+        let guess = Double(video.width * video.height) * video.frameRate.doubleValue * 0.05
+        let videoBits = video.crf == nil ? Double(video.bitRate ?? 0) : min(guess, Double(video.bitRate ?? Int.max))
         return Int64((videoBits + Double(settings.audio?.bitRate ?? 0)) / 8)
     }
 }
