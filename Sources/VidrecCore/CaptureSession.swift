@@ -68,7 +68,8 @@ public final class CaptureSession: Sendable {
         }
         var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
                                 limit: limits.duration, start: MonotonicClock.now())
-        var failure: (any Error)?
+        var sourceFailure: (any Error)?
+        var sinkFailure: (any Error)?
         var limitReason: EndReason?
         var lastSpaceCheck: Int64 = 0
         var lastProgress = MonotonicClock.now()
@@ -83,15 +84,15 @@ public final class CaptureSession: Sendable {
                 limitReason = reason
                 timeline.stop(at: now)
             }
-            if let stall = timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
-                failure = CaptureSessionError.stalled(stall == .video ? video.displayName : audio!.displayName, stall)
-                break
+            if sourceFailure == nil, let stall = timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
+                sourceFailure = CaptureSessionError.stalled(stall == .video ? video.displayName : audio!.displayName, stall)
+                timeline.stop(at: now)
             }
             if now - lastProgress >= 500_000_000 {
                 let rate = Double(timeline.videoFrames - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
                 progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: timeline.videoFrames,
                                          framesPerSecond: rate, bytes: sink.bytesWritten,
-                                         droppedFrames: timeline.droppedFrames + Int64(queue.droppedVideoFrames)))
+                                         droppedFrames: timeline.droppedFrames))
                 lastProgress = now
                 framesAtLastProgress = timeline.videoFrames
             }
@@ -104,17 +105,22 @@ public final class CaptureSession: Sendable {
                 case .audio(let chunk):
                     for piece in timeline.place(chunk, arrival: arrival) { try sink.appendAudio(piece) }
                 case .sourceEnded(let kind, let error):
+                    // A vanished camera or microphone ends the movie where the video
+                    // ends, with both streams ending together, like a stop.
                     let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
-                    failure = CaptureSessionError.sourceEnded(name, kind, error)
+                    sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
+                    timeline.stop(at: arrival)
                 }
             } catch {
-                failure = error
+                // The file cannot take more (disk full, I/O error): stop writing at once.
+                sinkFailure = error
+                break
             }
-            if failure != nil { break }
         }
-        if failure == nil, let padding = timeline.closingSilence(format: audio?.audioFormat) {
-            do { try sink.appendAudio(padding) } catch { failure = error }
+        if sinkFailure == nil, let padding = timeline.closingSilence(format: audio?.audioFormat) {
+            do { try sink.appendAudio(padding) } catch { sinkFailure = error }
         }
+        var failure = sinkFailure ?? sourceFailure
         audio?.stop()
         video.stop()
         do { try sink.finish() } catch { failure = failure ?? error }

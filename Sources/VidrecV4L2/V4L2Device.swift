@@ -42,6 +42,9 @@ final class V4L2Device: Sendable {
             close(raw)
             throw DeviceError.notACamera(path: path, reason: "it does not answer VIDIOC_QUERYCAP (\(SystemError.describe(code)))")
         }
+        // libv4l2 prints its own errors ("libv4l2: error setting pixformat: …") to stderr
+        // unless it has a log file; vidrec reports every error itself, in one line.
+        setenv("LIBV4L2_LOG_FILENAME", "/dev/null", 0)
         guard v4l2_fd_open(raw, 0) == raw else {
             let code = errno
             close(raw)

@@ -2,174 +2,176 @@ import Foundation
 import Glibc
 import Testing
 
-/// Limits, crash recovery, stopping and unattended use, on the real binary with the
-/// built-in test sources.
-@Suite(.serialized) struct UnattendedEndToEndTests {
-    static let start = ["start", "--camera", "test", "--mic", "test"]
+extension EndToEndTests {
+    /// Limits, crash recovery, stopping and unattended use, on the real binary with the
+    /// built-in test sources.
+    @Suite struct UnattendedEndToEndTests {
+        static let start = ["start", "--camera", "test", "--mic", "test"]
 
-    @Test func maxSizeStopsBeforeTheFileWouldExceedIt() throws {
-        let home = try Home()
-        let result = try VidrecProcess.run(Self.start + ["--quality", "high", "--max-size", "200K", "--save"], home: home.path)
-        #expect(result.code == 0, "\(result.err)")
-        #expect(result.err.contains("reached maximum file size (200 KB)"))
-        let saved = result.out.trimmingCharacters(in: .newlines)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int)
-        #expect(size <= 200_000)
-        #expect(size >= 100_000, "the limit is used, not wasted: \(size) bytes")
-        let streams = try Probe.streams(saved)
-        let video = try #require(streams[0].duration), audio = try #require(streams[1].duration)
-        #expect(abs(video - audio) <= 1.0 / 30 + 1024.0 / 48000, "both streams end together")
-    }
+        @Test func maxSizeStopsBeforeTheFileWouldExceedIt() throws {
+            let home = try Home()
+            let result = try VidrecProcess.run(Self.start + ["--quality", "high", "--max-size", "200K", "--save"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("reached maximum file size (200 KB)"))
+            let saved = result.out.trimmingCharacters(in: .newlines)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int)
+            #expect(size <= 200_000)
+            #expect(size >= 100_000, "the limit is used, not wasted: \(size) bytes")
+            let streams = try Probe.streams(saved)
+            let video = try #require(streams[0].duration), audio = try #require(streams[1].duration)
+            #expect(abs(video - audio) <= 1.0 / 30 + 1024.0 / 48000, "both streams end together")
+        }
 
-    @Test func aFreeSpaceFloorAboveWhatIsFreeRefusesToStart() throws {
-        let home = try Home()
-        let result = try VidrecProcess.run(Self.start + ["--min-free", "900T", "--max", "1"], home: home.path)
-        #expect(result.code == 74)
-        #expect(result.err.hasPrefix("Error: only "))
-        #expect(result.err.contains("below the floor of 900000.00 GB; free space, or lower it with --min-free"))
-    }
+        @Test func aFreeSpaceFloorAboveWhatIsFreeRefusesToStart() throws {
+            let home = try Home()
+            let result = try VidrecProcess.run(Self.start + ["--min-free", "900T", "--max", "1"], home: home.path)
+            #expect(result.code == 74)
+            #expect(result.err.hasPrefix("Error: only "))
+            #expect(result.err.contains("below the floor of 900000.00 GB; free space, or lower it with --min-free"))
+        }
 
-    @Test func nameTemplateAndLogFileWork() throws {
-        let home = try Home()
-        let log = home.path + "/vidrec.log"
-        let result = try VidrecProcess.run(Self.start + ["--quality", "low", "--max", "1", "--save", "--name", "door-%Y", "--log", log],
-                                           home: home.path)
-        #expect(result.code == 0, "\(result.err)")
-        let year = Calendar.current.component(.year, from: Date())
-        #expect(result.out == home.album + "/door-\(year).mp4\n")
-        let text = try String(contentsOfFile: log, encoding: .utf8)
-        let lines = text.split(separator: "\n")
-        #expect(lines.contains { $0.hasSuffix("reached maximum duration (1 s): 1.000 s, 15 frames, " + $0.split(separator: ", ").last!) })
-        #expect(lines.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d vidrec: "#, options: .regularExpression) != nil })
-    }
-
-    @Test func keepRemovesOnlyVidrecsOldestRecordingsFromTheAlbum() throws {
-        let home = try Home()
-        try FileManager.default.createDirectory(atPath: home.album, withIntermediateDirectories: true)
-        try "mine".write(toFile: home.album + "/holiday.mp4", atomically: true, encoding: .utf8)
-        var saved: [String] = []
-        for index in 0..<3 {
-            let result = try VidrecProcess.run(Self.start + ["--quality", "low", "--max", "0.5", "--save", "--as", "clip\(index)", "--keep", "2"],
+        @Test func nameTemplateAndLogFileWork() throws {
+            let home = try Home()
+            let log = home.path + "/vidrec.log"
+            let result = try VidrecProcess.run(Self.start + ["--quality", "low", "--max", "1", "--save", "--name", "door-%Y", "--log", log],
                                                home: home.path)
             #expect(result.code == 0, "\(result.err)")
-            saved.append(result.out.trimmingCharacters(in: .newlines))
+            let year = Calendar.current.component(.year, from: Date())
+            #expect(result.out == home.album + "/door-\(year).mp4\n")
+            let text = try String(contentsOfFile: log, encoding: .utf8)
+            let lines = text.split(separator: "\n")
+            #expect(lines.contains { $0.hasSuffix("reached maximum duration (1 s): 1.000 s, 15 frames, " + $0.split(separator: ", ").last!) })
+            #expect(lines.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d vidrec: "#, options: .regularExpression) != nil })
         }
-        let left = Set(home.files(in: home.album, ending: ".mp4"))
-        #expect(left == [home.album + "/holiday.mp4", saved[1], saved[2]])
-    }
 
-    @Test func scheduleQuotesForCronAndInstallsThroughCrontab() throws {
-        let home = try Home()
-        let printed = try VidrecProcess.run(["schedule", "*/15 * * * *", "--", "--quality", "low", "--max", "60", "--save",
-                                             "--name", "door %H%M"], home: home.path)
-        #expect(printed.code == 0, "\(printed.err)")
-        let line = printed.out.trimmingCharacters(in: .newlines)
-        #expect(line.hasPrefix("*/15 * * * * \(VidrecProcess.binary) start --quality low --max 60 --save --name 'door \\%H\\%M' --log "))
-        #expect(line.hasSuffix("/.local/state/vidrec/cron.log >/dev/null 2>&1"))
-
-        // A stand-in crontab program that keeps the table in a file, so the test never
-        // touches the machine's real crontab.
-        let table = home.path + "/crontab.txt", fake = home.path + "/crontab"
-        try "#!/bin/sh\nif [ \"$1\" = -l ]; then cat \(table) 2>/dev/null || exit 1; else cat > \(table); fi\n"
-            .write(toFile: fake, atomically: true, encoding: .utf8)
-        chmod(fake, 0o755)
-        try "0 3 * * * backup\n".write(toFile: table, atomically: true, encoding: .utf8)
-        for _ in 0..<2 {
-            let install = try VidrecProcess.run(["schedule", "@hourly", "--install", "--", "--quality", "low", "--max", "5"],
-                                                home: home.path, environment: ["VIDREC_CRONTAB": fake])
-            #expect(install.code == 0, "\(install.err)")
-        }
-        let lines = try String(contentsOfFile: table, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 2, "the old line is kept and the new one added once: \(lines)")
-        #expect(lines[0] == "0 3 * * * backup")
-        #expect(lines[1].hasPrefix("@hourly \(VidrecProcess.binary) start --quality low --max 5 --log "))
-    }
-
-    @Test func recoverTurnsAKilledRecordingIntoAFinishedOne() throws {
-        let home = try Home()
-        let child = try VidrecProcess(Self.start + ["--quality", "low"], home: home.path)
-        #expect(child.waitForError(containing: "vidrec: recording"))
-        Thread.sleep(forTimeInterval: 2.5)
-        child.signal(SIGKILL)
-        _ = child.wait()
-        let recover = try VidrecProcess.run(["recover"], home: home.path)
-        #expect(recover.code == 0, "\(recover.err)")
-        #expect(recover.out.hasPrefix("recovered "))
-        let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
-        #expect(rows.count == 1 && rows[0]["state"] as? String == "finished")
-        let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
-        #expect(!file.contains(".partial."))
-        #expect(try Probe.topLevelBoxes(file).prefix(2) == ["ftyp", "moov"])
-        #expect(try Probe.decodedFrameCount(file) >= 15)
-        #expect(home.files(in: home.pending, ending: ".lock").isEmpty, "the stale lock is cleared")
-    }
-
-    @Test func aBackgroundJobWithSIGINTIgnoredStillStopsOnSIGINTAndStop() throws {
-        let home = try Home()
-        // A non-interactive shell starts background jobs with SIGINT ignored.
-        let script = "\(VidrecProcess.binary) start --camera test --mic test --quality low & wait"
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", script]
-        shell.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        var pid: Int32 = 0
-        for _ in 0..<100 where pid == 0 {
-            Thread.sleep(forTimeInterval: 0.1)
-            if let sidecar = home.files(in: home.pending, ending: ".json").first,
-               let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any] {
-                pid = json["pid"] as? Int32 ?? 0
+        @Test func keepRemovesOnlyVidrecsOldestRecordingsFromTheAlbum() throws {
+            let home = try Home()
+            try FileManager.default.createDirectory(atPath: home.album, withIntermediateDirectories: true)
+            try "mine".write(toFile: home.album + "/holiday.mp4", atomically: true, encoding: .utf8)
+            var saved: [String] = []
+            for index in 0..<3 {
+                let result = try VidrecProcess.run(Self.start + ["--quality", "low", "--max", "0.5", "--save", "--as", "clip\(index)", "--keep", "2"],
+                                                   home: home.path)
+                #expect(result.code == 0, "\(result.err)")
+                saved.append(result.out.trimmingCharacters(in: .newlines))
             }
+            let left = Set(home.files(in: home.album, ending: ".mp4"))
+            #expect(left == [home.album + "/holiday.mp4", saved[1], saved[2]])
         }
-        try #require(pid > 0)
-        // vidrec reset the disposition it inherited: SIGINT is no longer ignored.
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let ignoredMask = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
-            .flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
-        #expect(ignoredMask.map { $0 & (1 << (UInt64(SIGINT) - 1)) == 0 } == true, "SigIgn: \(String(describing: ignoredMask))")
-        Thread.sleep(forTimeInterval: 1.5)
-        kill(pid, SIGINT)
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
-        let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
-        #expect(rows.first?["state"] as? String == "finished")
-    }
 
-    @Test func stopNeverSignalsAProcessThatIsNotTheRecording() throws {
-        let home = try Home()
-        let pending = home.pending
-        try FileManager.default.createDirectory(atPath: pending, withIntermediateDirectories: true)
-        // A crash left a sidecar whose PID now belongs to another program, which also
-        // happens to hold the lock file.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [pending + "/20260101-000000.lock", "sleep", "30"]
-        try holder.run()
-        defer { holder.terminate() }
-        Thread.sleep(forTimeInterval: 0.3)
-        let sidecar = """
-        {"id": "20260101-000000", "preset": "low", "presetFile": "", "camera": "test pattern", "container": "mp4",
-         "startTime": "2026-01-01T00:00:00Z", "state": "recording", "pid": \(holder.processIdentifier)}
-        """
-        try sidecar.write(toFile: pending + "/20260101-000000.json", atomically: true, encoding: .utf8)
-        let stop = try VidrecProcess.run(["stop"], home: home.path)
-        #expect(stop.code == 75)
-        #expect(stop.err == "Error: recording 20260101-000000 is locked but pid \(holder.processIdentifier) is not a vidrec process; not signalling it\n")
-        #expect(holder.isRunning)
-    }
+        @Test func scheduleQuotesForCronAndInstallsThroughCrontab() throws {
+            let home = try Home()
+            let printed = try VidrecProcess.run(["schedule", "*/15 * * * *", "--", "--quality", "low", "--max", "60", "--save",
+                                                 "--name", "door %H%M"], home: home.path)
+            #expect(printed.code == 0, "\(printed.err)")
+            let line = printed.out.trimmingCharacters(in: .newlines)
+            #expect(line.hasPrefix("*/15 * * * * \(VidrecProcess.binary) start --quality low --max 60 --save --name 'door \\%H\\%M' --log "))
+            #expect(line.hasSuffix("/.local/state/vidrec/cron.log >/dev/null 2>&1"))
 
-    @Test func whenEncodingFallsBehindVideoFramesAreDroppedButNoAudio() throws {
-        let home = try Home()
-        let result = try VidrecProcess.run(Self.start + ["--quality", "3840x2160", "--max", "3"], home: home.path)
-        #expect(result.code == 0, "\(result.err)")
-        let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
-        let samples = try Probe.decodedAudio(file)
-        #expect(abs(samples.count - 144_000) <= 1024, "all 3 s of audio: \(samples.count) samples")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home.files(in: home.pending, ending: ".json")[0]))) as? [String: Any])
-        let dropped = try #require(json["droppedFrames"] as? Int)
-        #expect(try Probe.decodedFrameCount(file) + dropped == 90)
+            // A stand-in crontab program that keeps the table in a file, so the test never
+            // touches the machine's real crontab.
+            let table = home.path + "/crontab.txt", fake = home.path + "/crontab"
+            try "#!/bin/sh\nif [ \"$1\" = -l ]; then cat \(table) 2>/dev/null || exit 1; else cat > \(table); fi\n"
+                .write(toFile: fake, atomically: true, encoding: .utf8)
+            chmod(fake, 0o755)
+            try "0 3 * * * backup\n".write(toFile: table, atomically: true, encoding: .utf8)
+            for _ in 0..<2 {
+                let install = try VidrecProcess.run(["schedule", "@hourly", "--install", "--", "--quality", "low", "--max", "5"],
+                                                    home: home.path, environment: ["VIDREC_CRONTAB": fake])
+                #expect(install.code == 0, "\(install.err)")
+            }
+            let lines = try String(contentsOfFile: table, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 2, "the old line is kept and the new one added once: \(lines)")
+            #expect(lines[0] == "0 3 * * * backup")
+            #expect(lines[1].hasPrefix("@hourly \(VidrecProcess.binary) start --quality low --max 5 --log "))
+        }
+
+        @Test func recoverTurnsAKilledRecordingIntoAFinishedOne() throws {
+            let home = try Home()
+            let child = try VidrecProcess(Self.start + ["--quality", "low"], home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording"))
+            Thread.sleep(forTimeInterval: 2.5)
+            child.signal(SIGKILL)
+            _ = child.wait()
+            let recover = try VidrecProcess.run(["recover"], home: home.path)
+            #expect(recover.code == 0, "\(recover.err)")
+            #expect(recover.out.hasPrefix("recovered "))
+            let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+            #expect(rows.count == 1 && rows[0]["state"] as? String == "finished")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            #expect(!file.contains(".partial."))
+            #expect(try Probe.topLevelBoxes(file).prefix(2) == ["ftyp", "moov"])
+            #expect(try Probe.decodedFrameCount(file) >= 15)
+            #expect(home.files(in: home.pending, ending: ".lock").isEmpty, "the stale lock is cleared")
+        }
+
+        @Test func aBackgroundJobWithSIGINTIgnoredStillStopsOnSIGINTAndStop() throws {
+            let home = try Home()
+            // A non-interactive shell starts background jobs with SIGINT ignored.
+            let script = "\(VidrecProcess.binary) start --camera test --mic test --quality low & wait"
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            shell.arguments = ["-c", script]
+            shell.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
+            shell.standardError = FileHandle.nullDevice
+            try shell.run()
+            var pid: Int32 = 0
+            for _ in 0..<100 where pid == 0 {
+                Thread.sleep(forTimeInterval: 0.1)
+                if let sidecar = home.files(in: home.pending, ending: ".json").first,
+                   let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any] {
+                    pid = json["pid"] as? Int32 ?? 0
+                }
+            }
+            try #require(pid > 0)
+            // vidrec reset the disposition it inherited: SIGINT is no longer ignored.
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            let ignoredMask = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
+                .flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+            #expect(ignoredMask.map { $0 & (1 << (UInt64(SIGINT) - 1)) == 0 } == true, "SigIgn: \(String(describing: ignoredMask))")
+            Thread.sleep(forTimeInterval: 1.5)
+            kill(pid, SIGINT)
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 0)
+            let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+            #expect(rows.first?["state"] as? String == "finished")
+        }
+
+        @Test func stopNeverSignalsAProcessThatIsNotTheRecording() throws {
+            let home = try Home()
+            let pending = home.pending
+            try FileManager.default.createDirectory(atPath: pending, withIntermediateDirectories: true)
+            // A crash left a sidecar whose PID now belongs to another program, which also
+            // happens to hold the lock file.
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+            holder.arguments = [pending + "/20260101-000000.lock", "sleep", "30"]
+            try holder.run()
+            defer { holder.terminate() }
+            Thread.sleep(forTimeInterval: 0.3)
+            let sidecar = """
+            {"id": "20260101-000000", "preset": "low", "presetFile": "", "camera": "test pattern", "container": "mp4",
+             "startTime": "2026-01-01T00:00:00Z", "state": "recording", "pid": \(holder.processIdentifier)}
+            """
+            try sidecar.write(toFile: pending + "/20260101-000000.json", atomically: true, encoding: .utf8)
+            let stop = try VidrecProcess.run(["stop"], home: home.path)
+            #expect(stop.code == 75)
+            #expect(stop.err == "Error: recording 20260101-000000 is locked but pid \(holder.processIdentifier) is not a vidrec process; not signalling it\n")
+            #expect(holder.isRunning)
+        }
+
+        @Test func whenEncodingFallsBehindVideoFramesAreDroppedButNoAudio() throws {
+            let home = try Home()
+            let result = try VidrecProcess.run(Self.start + ["--quality", "3840x2160", "--max", "3"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let samples = try Probe.decodedAudio(file)
+            #expect(abs(samples.count - 144_000) <= 1024, "all 3 s of audio: \(samples.count) samples")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home.files(in: home.pending, ending: ".json")[0]))) as? [String: Any])
+            let dropped = try #require(json["droppedFrames"] as? Int)
+            #expect(try Probe.decodedFrameCount(file) + dropped == 90)
+        }
     }
 }

@@ -190,9 +190,11 @@ struct StartCommand: VidrecCommand {
         sidecar.insertedSilence = audio.map { Double(outcome.insertedSilence) / Double($0.audioFormat.sampleRate) }
         sidecar.overruns = overruns
         sidecar.endReason = outcome.reason.message
-        try store.write(sidecar)
+        // On a full disk even the sidecar may not fit; the recording then reads as
+        // interrupted, which is true, and stays recoverable.
+        let sidecarWritten = (try? store.write(sidecar)) != nil
         // The sidecar now says how it ended; the lock file has done its job.
-        if finalizeError == nil { unlink(entry.lockPath) }
+        if finalizeError == nil && sidecarWritten { unlink(entry.lockPath) }
         withExtendedLifetime(lock) {}
 
         let summary = StartCommand.summary(outcome, audio: audio, overruns: overruns)

@@ -1,0 +1,166 @@
+import Foundation
+import Glibc
+import Testing
+
+extension KernelDriverTests {
+    /// Devices and disks that misbehave, with real kernel drivers in the VM
+    /// (`vm/device-tests`): vivid's error-injection controls, a tiny tmpfs, SIGSTOP.
+    @Suite struct DeviceFaultEndToEndTests {
+        static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        static func setControl(_ device: String, _ control: String) throws {
+            try #require(try run("/usr/bin/v4l2-ctl", ["-d", device, "--set-ctrl", control]) == 0, "v4l2-ctl \(control)")
+        }
+
+        static func sidecar(_ home: Home) throws -> [String: Any] {
+            let file = try #require(home.files(in: home.pending, ending: ".json").first)
+            return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        }
+
+        /// A tmpfs of `size` mounted for the test, as vidrec's state folder.
+        final class TinyDisk {
+            let path: String
+            init(size: String) throws {
+                path = NSTemporaryDirectory() + "tiny-\(UUID().uuidString)"
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                try #require(try DeviceFaultEndToEndTests.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]) == 0)
+            }
+            var free: Int64 {
+                var info = statvfs()
+                statvfs(path, &info)
+                return Int64(info.f_bavail) * Int64(info.f_frsize)
+            }
+            /// Leaves about `bytes` free.
+            func fill(leaving bytes: Int64) throws {
+                let filler = Data(count: Int(max(0, free - bytes)))
+                try filler.write(to: URL(fileURLWithPath: path + "/filler"))
+            }
+            func unfill() { unlink(path + "/filler") }
+            deinit { _ = try? DeviceFaultEndToEndTests.run("/bin/umount", [path]) }
+        }
+
+        static let start = ["start", "--camera", "test", "--mic", "test", "--quality", "low"]
+
+        @Test func aFullDiskKeepsWhatWasRecordedPlayableAndSaysSo() throws {
+            let home = try Home(), disk = try TinyDisk(size: "4m")
+            try disk.fill(leaving: 160_000)
+            let state = ["XDG_STATE_HOME": disk.path + "/state"]
+            let result = try VidrecProcess.run(Self.start + ["--min-free", "0"], home: home.path, environment: state)
+            #expect(result.code == 74, "\(result.err)")
+            #expect(result.err.contains("No space left on device"), "\(result.err)")
+            #expect(result.err.contains("kept in pending"))
+            let pending = disk.path + "/state/vidrec/pending"
+            let partial = try #require(home.files(in: pending, ending: ".partial.mp4").first)
+            let playable = try Probe.decodedFrameCount(partial)
+            #expect(playable >= 15, "the fragments written before the disk filled play: \(playable) frames")
+            // With space again, save finalizes it.
+            disk.unfill()
+            let save = try VidrecProcess.run(["save"], home: home.path, environment: state)
+            #expect(save.code == 0, "\(save.err)")
+            let saved = save.out.trimmingCharacters(in: .newlines)
+            #expect(try Probe.decodedFrameCount(saved) == playable)
+        }
+
+        @Test func theFreeSpaceFloorStopsTheRecordingBeforeTheDiskIsFull() throws {
+            let home = try Home(), disk = try TinyDisk(size: "8m")
+            try disk.fill(leaving: 2_000_000)
+            let floor = disk.free - 150_000
+            let state = ["XDG_STATE_HOME": disk.path + "/state"]
+            let result = try VidrecProcess.run(Self.start + ["--min-free", "\(floor)"], home: home.path, environment: state)
+            #expect(result.code == 74, "\(result.err)")
+            #expect(result.err.contains("stopped early: only "), "\(result.err)")
+            #expect(disk.free >= floor - 20_000, "the floor was kept, give or take a fragment")
+            let file = try #require(home.files(in: disk.path + "/state/vidrec/pending", ending: ".mp4").first)
+            #expect(!file.contains(".partial."), "finalized")
+            #expect(try Probe.decodedFrameCount(file) >= 15)
+        }
+
+        @Test func aCameraThatDisappearsEndsTheRecordingWithTheFileFinalized() throws {
+            let home = try Home()
+            let child = try VidrecProcess(["start", "--camera", "1", "--mic", "none", "--quality", "low"], home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording", timeout: 60))
+            Thread.sleep(forTimeInterval: 2.5)
+            try Self.setControl("/dev/video1", "disconnect=1")
+            let result = child.wait()
+            // Put vivid back for the tests that follow.
+            let modules = ProcessInfo.processInfo.environment["VIDREC_VM_MODULES"] ?? ""
+            _ = try Self.run("/sbin/modprobe", ["-d", modules, "-r", "vivid"])
+            _ = try Self.run("/bin/bash", ["vm/guest-setup"])
+            #expect(result.code == 69, "\(result.err)")
+            #expect(result.err.contains("camera /dev/video1 (vivid) stopped: camera /dev/video1 disappeared"), "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            #expect(!file.contains(".partial."))
+            #expect(try Probe.formatDuration(file) >= 1.5)
+            #expect(try Self.sidecar(home)["state"] as? String == "failed")
+        }
+
+        @Test func aFatalStreamingErrorIsReportedAndNeitherStreamRunsOn() throws {
+            let home = try Home()
+            let tone = try TonePlayer(frequency: 440)
+            let child = try VidrecProcess(["start", "--camera", "0", "--mic", "hw:Loopback,1,0", "--quality", "low"], home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording", timeout: 60))
+            Thread.sleep(forTimeInterval: 2.5)
+            try Self.setControl("/dev/video0", "inject_fatal_streaming_error=1")
+            let result = child.wait()
+            withExtendedLifetime(tone) {}
+            #expect(result.code == 69, "\(result.err)")
+            #expect(result.err.contains("camera /dev/video0 (vivid) stopped"), "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let streams = try Probe.streams(file)
+            let video = try #require(streams.first { $0.kind == "video" }?.duration)
+            let audio = try #require(streams.first { $0.kind == "audio" }?.duration)
+            #expect(video >= 1.5)
+            #expect(abs(video - audio) <= 1.0 / 15 + 1024.0 / 48000, "audio does not run on alone: video \(video), audio \(audio)")
+        }
+
+        @Test func droppedCameraBuffersKeepRealTimeAndAreCounted() throws {
+            let home = try Home()
+            try Self.setControl("/dev/video0", "percentage_of_dropped_buffers=20")
+            defer { try? Self.setControl("/dev/video0", "percentage_of_dropped_buffers=0") }
+            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", "none", "--quality", "low", "--max", "4"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains(" dropped ("), "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let frames = try Probe.decodedFrameCount(file)
+            let dropped = try #require(try Self.sidecar(home)["droppedFrames"] as? Int)
+            #expect(dropped >= 4, "about 20 % of 60 frames: \(dropped)")
+            #expect(frames + dropped == 60)
+            #expect(abs(try Probe.formatDuration(file) - 4.0) <= 1.0 / 15, "no speed-up: the movie lasts as long as the recording")
+        }
+
+        @Test func aStalledProcessOverrunsTheMicrophoneAndTheGapIsFilledInStep() throws {
+            let home = try Home()
+            let tone = try TonePlayer(frequency: 440)
+            let child = try VidrecProcess(["start", "--camera", "0", "--mic", "hw:Loopback,1,0", "--quality", "low", "--max", "5"],
+                                          home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording", timeout: 60))
+            Thread.sleep(forTimeInterval: 1.5)
+            child.signal(SIGSTOP)
+            Thread.sleep(forTimeInterval: 1.2)
+            child.signal(SIGCONT)
+            let result = child.wait()
+            withExtendedLifetime(tone) {}
+            #expect(result.code == 0, "\(result.err)")
+            let sidecar = try Self.sidecar(home)
+            let overruns = sidecar["overruns"] as? Int ?? 0
+            let silence = sidecar["insertedSilence"] as? Double ?? 0
+            #expect(overruns >= 1, "\(result.err)")
+            #expect(silence >= 0.5, "the lost time is filled: \(silence) s")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let samples = try Probe.decodedAudio(file)
+            #expect(abs(samples.count - 240_000) <= 1024, "5 s of audio, in step with 5 s of video: \(samples.count)")
+            // The tone is there after the gap, at its own place.
+            let tail = Probe.dominantFrequency(Array(samples[200_000..<236_000]), rate: 48000)
+            #expect(abs(tail.hertz - 440) < 2 && tail.share > 0.8, "\(tail)")
+        }
+    }
+}

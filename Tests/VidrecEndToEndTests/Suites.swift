@@ -1,0 +1,13 @@
+import Foundation
+import Testing
+
+/// The end-to-end tests that record in real time. One at a time: side by side on two
+/// cores, the encoder would fall behind and drop frames that the tests count.
+@Suite(.serialized) struct EndToEndTests {}
+
+/// The tests against real kernel drivers (vivid, snd-aloop), run in the VM that
+/// `vm/device-tests` boots; CI runs them. One at a time, since they share the devices.
+/// On the host, where those drivers are not loaded, they are reported as skipped.
+@Suite(.serialized, .timeLimit(.minutes(3)),
+       .enabled(if: ProcessInfo.processInfo.environment["VIDREC_VM"] == "1", "needs vivid, snd-aloop and root: run vm/device-tests"))
+struct KernelDriverTests {}
