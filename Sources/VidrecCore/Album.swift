@@ -54,6 +54,7 @@ public struct Album: Sendable {
             return placed
         }
         // Another file system: copy to a hidden name in the album, sync, rename.
+        removeAbandonedCopies(in: albumFD)
         let temporary = ".vidrec-\(name)-\(getpid()).partial"
         try copy(source, toTemporary: temporary, in: albumFD)
         do {
@@ -88,6 +89,17 @@ public struct Album: Sendable {
             }
         }
         throw SystemError("rename", path, errno: EEXIST)
+    }
+
+    /// Removes hidden copies left by a save that was killed mid-copy (their process,
+    /// named in the file name, is gone), so the album never keeps half a file.
+    private func removeAbandonedCopies(in albumFD: Int32) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        for name in names where name.hasPrefix(".vidrec-") && name.hasSuffix(".partial") {
+            guard let pid = Int32(name.dropLast(".partial".count).split(separator: "-").last ?? ""),
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlinkat(albumFD, name, 0)
+        }
     }
 
     private func copy(_ source: String, toTemporary name: String, in albumFD: Int32) throws {

@@ -6,8 +6,11 @@ import VidrecMedia
 /// All times are capture times in nanoseconds on CLOCK_MONOTONIC; positions are frame
 /// indexes (time base `1/frameRate`) and audio frame counts (time base `1/sampleRate`).
 public struct Timeline: Sendable {
-    /// Audio gaps shorter than this (in seconds) are jitter, not lost samples.
-    public static let audioGapTolerance = Rational(1, 20)
+    /// How far (in seconds) audio may stray from its timestamps before it is corrected:
+    /// beyond it, a gap is filled with silence (lost samples, a slow microphone clock)
+    /// or surplus samples are dropped (a fast microphone clock). Under one video frame,
+    /// and above timestamp jitter.
+    public static let audioSyncTolerance = Rational(3, 100)
     /// How late (in frames) a frame may be for the next slot and still take it: capture timestamps jitter, and rounding alone would turn a late frame
     /// into a false gap followed by a collision.
     public static let jitterTolerance = Rational(3, 4)
@@ -29,6 +32,8 @@ public struct Timeline: Sendable {
     public private(set) var audioWritten: Int64 = 0
     /// Audio frames of silence inserted for gaps.
     public private(set) var insertedSilence: Int64 = 0
+    /// Audio frames dropped because the microphone's clock ran ahead of CLOCK_MONOTONIC.
+    public private(set) var droppedAudio: Int64 = 0
     /// Whether the end came from the duration limit.
     public private(set) var reachedLimit = false
     /// Whether a stop was requested.
@@ -128,9 +133,14 @@ public struct Timeline: Sendable {
             } else if gap > 0 {
                 pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: origin!))
             }
-        } else if Rational(gap, rate) > Timeline.audioGapTolerance {
+        } else if Rational(gap, rate) > Timeline.audioSyncTolerance {
             pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: chunk.captureTime))
             insertedSilence += gap
+        } else if Rational(-gap, rate) > Timeline.audioSyncTolerance {
+            let surplus = Int(min(-gap, Int64(chunk.frameCount)))
+            droppedAudio += Int64(surplus)
+            if surplus == chunk.frameCount { return [] }
+            chunk = chunk.slice(surplus..<chunk.frameCount)
         }
         var placed: [AudioChunk] = []
         for piece in pieces + [chunk] {

@@ -139,6 +139,16 @@ extension KernelDriverTests {
             #expect(home.files(in: home.pending, ending: "").isEmpty, "nothing is left pending")
         }
 
+        @Test func aUserOutsideTheVideoGroupIsToldHowToJoinIt() throws {
+            let home = try Home()
+            chmod(home.path, 0o777)
+            let result = try Probe.tool("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
+                                                    "\(VidrecProcess.binary) start --camera /dev/video0 --mic none --max 1 2>&1; echo status=$?"],
+                                        environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+            let text = String(decoding: result, as: UTF8.self)
+            #expect(text == "Error: permission denied for /dev/video0: add yourself to the 'video' group (sudo usermod -aG video $USER), then log in again\nstatus=69\n")
+        }
+
         @Test func aSecondRecordingOnABusyCameraIsRefusedAndTheFirstIsUnaffected() throws {
             let home = try Home(), other = try Home()
             let preset = try Self.writePreset(home)
@@ -147,6 +157,11 @@ extension KernelDriverTests {
             let second = try VidrecProcess.run(["start", "--camera", "0", "--mic", "none", "--quality", preset, "--max", "1"], home: other.path)
             #expect(second.code == 69)
             #expect(second.err.contains("/dev/video0 is in use by another program"), "\(second.err)")
+            // The same user's second vidrec names the running recording.
+            let mine = try VidrecProcess.run(["start", "--camera", "0", "--mic", "none", "--quality", preset, "--max", "1"], home: home.path)
+            #expect(mine.code == 75)
+            #expect(mine.err.hasPrefix("Error: camera /dev/video0 is already being recorded by vidrec: recording "), "\(mine.err)")
+            #expect(mine.err.contains("(pid \(first.process.processIdentifier), started "))
             let result = first.wait()
             #expect(result.code == 0, "\(result.err)")
             #expect(result.err.contains("reached maximum duration (4 s)"))

@@ -15,10 +15,11 @@ enum Probe {
         var startTime: Double?
     }
 
-    static func tool(_ name: String, _ arguments: [String]) throws -> Data {
+    static func tool(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
+        process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : "/usr/bin/" + name)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -2,15 +2,21 @@ import Foundation
 import Glibc
 import Testing
 
-/// Plays a sine into the loopback card's playback side (`hw:Loopback,0,0`) with FFmpeg's
-/// own ALSA output, so that vidrec captures it from `hw:Loopback,1,0`.
+/// Plays a sine into the loopback card's playback side (`hw:Loopback,0,0`) with aplay,
+/// so that vidrec captures it from `hw:Loopback,1,0`.
 final class TonePlayer {
     let process = Process()
 
     init(frequency: Int) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "sine=f=\(frequency):r=48000",
-                             "-ac", "2", "-f", "alsa", "hw:Loopback,0,0"]
+        // aplay with a one-second buffer, from a file made beforehand: a player that
+        // underruns while the guest is busy encoding would put gaps into the "microphone".
+        let wave = NSTemporaryDirectory() + "tone-\(frequency).wav"
+        if !FileManager.default.fileExists(atPath: wave) {
+            _ = try Probe.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=\(frequency):r=48000:d=120",
+                                          "-ac", "2", "-c:a", "pcm_s16le", wave])
+        }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/aplay")
+        process.arguments = ["-q", "-D", "hw:Loopback,0,0", "--buffer-time=1000000", wave]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -25,7 +31,7 @@ final class TonePlayer {
     }
 
     deinit {
-        // SIGKILL: ffmpeg would drain its ALSA buffer on SIGTERM first.
+        // SIGKILL: aplay would drain its ALSA buffer on SIGTERM first.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }

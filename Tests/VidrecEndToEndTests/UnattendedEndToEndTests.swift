@@ -162,6 +162,124 @@ extension EndToEndTests {
             #expect(holder.isRunning)
         }
 
+        @Test func killingSaveNeverLeavesHalfARecordingInTheAlbum() throws {
+            // The album is on another file system, so saving copies, syncs and renames;
+            // save is killed at a different moment each round.
+            let home = try Home()
+            let album = "/dev/shm/vidrec-album-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: album) }
+            let recorded = try VidrecProcess.run(Self.start + ["--quality", "640x480", "--max", "2"], home: home.path)
+            #expect(recorded.code == 0, "\(recorded.err)")
+            let original = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let frames = try Probe.decodedFrameCount(original)
+            var saved = false
+            for delay in [0.0, 0.002, 0.005, 0.01, 0.02, 0.05, 1.0] where !saved {
+                let save = try VidrecProcess(["save", "--album", album], home: home.path)
+                Thread.sleep(forTimeInterval: delay)
+                save.signal(SIGKILL)
+                _ = save.wait()
+                let inAlbum = home.files(in: album, ending: ".mp4")
+                let pending = home.files(in: home.pending, ending: ".mp4")
+                // Either still pending, or whole in the album; never both, never neither.
+                #expect(inAlbum.count + pending.count == 1, "album \(inAlbum), pending \(pending)")
+                if let file = inAlbum.first {
+                    #expect(try Probe.decodedFrameCount(file) == frames)
+                    saved = true
+                }
+            }
+            if !saved {
+                let save = try VidrecProcess.run(["save", "--album", album], home: home.path)
+                #expect(save.code == 0, "\(save.err)")
+            }
+            #expect(home.files(in: album, ending: ".mp4").count == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: album).filter { $0.hasPrefix(".") }.isEmpty,
+                    "no abandoned hidden copy")
+        }
+
+        @Test func aSecondCtrlCAbortsAndKeepsTheRecordingAsInterrupted() throws {
+            let home = try Home()
+            // At 1080p, finishing (encoder flush, index) takes long enough for a second
+            // Ctrl-C 30 ms after the first to land while the first is being handled.
+            let child = try VidrecProcess(Self.start + ["--quality", "high"], home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording"))
+            Thread.sleep(forTimeInterval: 2)
+            child.signal(SIGINT)
+            Thread.sleep(forTimeInterval: 0.03)
+            child.signal(SIGINT)
+            let result = child.wait()
+            #expect(result.code == 130, "\(result.err)")
+            #expect(result.err.contains("vidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it"))
+            let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+            #expect(rows.first?["state"] as? String == "interrupted")
+        }
+
+        @Test func albumMaxSizeRemovesTheOldestOfVidrecsRecordings() throws {
+            let home = try Home()
+            var saved: [String] = []
+            for index in 0..<3 {
+                let result = try VidrecProcess.run(Self.start + ["--quality", "640x480", "--max", "2", "--save", "--as", "c\(index)"],
+                                                   home: home.path)
+                #expect(result.code == 0, "\(result.err)")
+                saved.append(result.out.trimmingCharacters(in: .newlines))
+            }
+            let sizes = try saved.map { try #require(try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
+            // Room for the newest two: the oldest goes when the next one is saved.
+            let limit = sizes[1] + sizes[2] + sizes.max()! + 1
+            let result = try VidrecProcess.run(Self.start + ["--quality", "640x480", "--max", "2", "--save", "--as", "c3",
+                                                             "--album-max-size", "\(limit)"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("vidrec: removed older recording \(saved[0])"))
+            #expect(Set(home.files(in: home.album, ending: ".mp4")) == Set(saved[1...] + [home.album + "/c3.mp4"]))
+        }
+
+        @Test func savingNeverFollowsAPlantedSymbolicLink() throws {
+            let home = try Home()
+            let target = home.path + "/precious.txt"
+            try "precious".write(toFile: target, atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: home.album, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: home.album + "/clip.mp4", withDestinationPath: target)
+            let result = try VidrecProcess.run(Self.start + ["--quality", "low", "--max", "1", "--save", "--as", "clip"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.out == home.album + "/clip (2).mp4\n")
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious")
+
+            // A link planted in the pending area in place of a recording is refused.
+            let second = try VidrecProcess.run(Self.start + ["--quality", "low", "--max", "1"], home: home.path)
+            #expect(second.code == 0)
+            let media = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            try FileManager.default.removeItem(atPath: media)
+            try FileManager.default.createSymbolicLink(atPath: media, withDestinationPath: target)
+            let save = try VidrecProcess.run(["save"], home: home.path)
+            #expect(save.code != 0)
+            #expect(save.err.hasPrefix("Error: "), "\(save.err)")
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious")
+            #expect(home.files(in: home.album, ending: ".mp4").count == 2, "the planted link and the first save")
+        }
+
+        @Test func anInstalledBinaryFindsItsPresetsBesideIt() throws {
+            let home = try Home()
+            let prefix = home.path + "/prefix"
+            try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: prefix + "/share/vidrec", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: VidrecProcess.binary, toPath: prefix + "/bin/vidrec")
+            try FileManager.default.copyItem(atPath: VidrecProcess.presets, toPath: prefix + "/share/vidrec/presets")
+            let result = try Probe.tool(prefix + "/bin/vidrec", ["presets"], environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+            let text = String(decoding: result, as: UTF8.self)
+            #expect(text.contains(prefix + "/bin/../share/vidrec/presets/high.json") || text.contains(prefix + "/share/vidrec/presets/high.json"), "\(text)")
+        }
+
+        @Test func onATerminalOneLiveStatusLineIsShown() throws {
+            let home = try Home()
+            // `script` gives vidrec a pseudo-terminal.
+            let command = "\(VidrecProcess.binary) start --camera test --mic test --quality low --max 2"
+            let result = try Probe.tool("script", ["-qefc", command, "/dev/null"], environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "TERM": "xterm"])
+            let text = String(decoding: result, as: UTF8.self)
+            #expect(text.contains("\r\u{1B}[K● REC 00:0"))
+            #expect(text.contains(" / 00:02.0  "))
+            #expect(text.contains("reached maximum duration (2 s)"))
+        }
+
         @Test func whenEncodingFallsBehindVideoFramesAreDroppedButNoAudio() throws {
             let home = try Home()
             let result = try VidrecProcess.run(Self.start + ["--quality", "3840x2160", "--max", "3"], home: home.path)

@@ -86,7 +86,7 @@ struct StartCommand: VidrecCommand {
             }
             keep = count
         }
-        albumMaxSize = try StartCommand.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 1_000_000)
+        albumMaxSize = try StartCommand.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 100_000)
         logPath = arguments[option: "log"]
         for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
         where given && !save {
