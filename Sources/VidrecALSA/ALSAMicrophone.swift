@@ -21,9 +21,8 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
 
     private let handle: PCMHandle
     private let periodFrames: Int
-    private let running = Atomic<Bool>(false)
+    private let worker = CaptureWorker()
     private let overrunCount = Atomic<Int>(0)
-    private let thread = Mutex<NamedThread?>(nil)
 
     /// Owns the `snd_pcm_t`. Only the capture thread uses it once started, which is
     /// why `@unchecked Sendable` is safe.
@@ -98,17 +97,13 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     public func start(into queue: CaptureQueue) throws {
         try alsaCheck(snd_pcm_prepare(handle.pcm), "snd_pcm_prepare", displayName)
         try alsaCheck(snd_pcm_start(handle.pcm), "snd_pcm_start", displayName)
-        running.store(true, ordering: .sequentiallyConsistent)
-        let worker = NamedThread(name: "vidrec.mic") { [self] in
+        worker.start(name: "vidrec.mic") { [self] in
             if let error = captureLoop(queue) { queue.push(.sourceEnded(.audio, error)) }
         }
-        thread.withLock { $0 = worker }
     }
 
     public func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
-        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
-        worker?.join()
+        worker.stop()
         snd_pcm_drop(handle.pcm)
     }
 
@@ -116,7 +111,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         let pcm = handle.pcm
         let format = audioFormat
         var idle: Int32 = 0
-        while running.load(ordering: .relaxed) {
+        while worker.isRunning {
             let ready = snd_pcm_wait(pcm, 100)
             if ready == 0 {
                 idle += 100

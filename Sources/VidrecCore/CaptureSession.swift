@@ -164,20 +164,3 @@ extension CaptureSession {
         return nil
     }
 }
-
-/// Why a source made the session end.
-public enum CaptureSessionError: Error, CustomStringConvertible {
-    /// A source sent nothing for ``CaptureSession/stallTimeout``.
-    case stalled(String, MediaKind)
-    /// A source stopped by itself, with its error.
-    case sourceEnded(String, MediaKind, (any Error)?)
-
-    public var description: String {
-        switch self {
-        case let .stalled(name, kind):
-            "\(kind == .video ? "camera" : "microphone") \(name) sent nothing for \(CaptureSession.stallTimeout / 1_000_000_000) s; the recording so far was kept"
-        case let .sourceEnded(name, kind, error):
-            "\(kind == .video ? "camera" : "microphone") \(name) stopped\(error.map { ": \($0)" } ?? ""); the recording so far was kept"
-        }
-    }
-}

@@ -20,13 +20,11 @@ final class AudioStreamEncoder: StreamEncoder {
     /// Adds an audio stream to `format` and opens its encoder.
     init(format: UnsafeMutablePointer<AVFormatContext>, settings: AudioEncoding) throws {
         name = settings.codec
-        guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
-            throw FFmpegError("avcodec_find_encoder_by_name", settings.codec, code: cffmpeg_averror(ENOENT),
-                              hint: "no such encoder in this FFmpeg; `ffmpeg -encoders` lists them")
-        }
-        stream = try allocated(avformat_new_stream(format, nil), "avformat_new_stream", settings.codec)
-        codecContext = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3", settings.codec)
-        frame = try allocated(av_frame_alloc(), "av_frame_alloc", settings.codec)
+        let parts = try EncoderSetup.begin(settings.codec, in: format)
+        let codec = parts.codec
+        stream = parts.stream
+        codecContext = parts.context
+        frame = parts.frame
 
         let cc = codecContext
         cc.pointee.sample_fmt = codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
@@ -35,12 +33,7 @@ final class AudioStreamEncoder: StreamEncoder {
         cc.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
         av_channel_layout_default(&cc.pointee.ch_layout, Int32(settings.channels))
         stream.pointee.time_base = cc.pointee.time_base
-        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            cc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-        }
-        try check(avcodec_open2(cc, codec, nil), "avcodec_open2", settings.codec)
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, cc),
-                  "avcodec_parameters_from_context", settings.codec)
+        try EncoderSetup.open(parts, name: settings.codec)
 
         let capabilities = codec.pointee.capabilities
         let variable = capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0

@@ -18,13 +18,11 @@ final class VideoStreamEncoder: StreamEncoder {
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
     init(format: UnsafeMutablePointer<AVFormatContext>, settings: VideoEncoding) throws {
         name = settings.codec
-        guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
-            throw FFmpegError("avcodec_find_encoder_by_name", settings.codec, code: cffmpeg_averror(ENOENT),
-                              hint: "no such encoder in this FFmpeg; `ffmpeg -encoders` lists them")
-        }
-        stream = try allocated(avformat_new_stream(format, nil), "avformat_new_stream", settings.codec)
-        codecContext = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3", settings.codec)
-        frame = try allocated(av_frame_alloc(), "av_frame_alloc", settings.codec)
+        let parts = try EncoderSetup.begin(settings.codec, in: format)
+        let codec = parts.codec
+        stream = parts.stream
+        codecContext = parts.context
+        frame = parts.frame
 
         let pixelFormat = av_get_pix_fmt(settings.pixelFormat)
         guard pixelFormat != AV_PIX_FMT_NONE else {
@@ -43,14 +41,8 @@ final class VideoStreamEncoder: StreamEncoder {
         cc.pointee.thread_count = 0
         stream.pointee.time_base = cc.pointee.time_base
         stream.pointee.avg_frame_rate = rate
-        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            cc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-        }
         try VideoStreamEncoder.applyRateControl(cc, settings)
-
-        try check(avcodec_open2(cc, codec, nil), "avcodec_open2", settings.codec)
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, cc),
-                  "avcodec_parameters_from_context", settings.codec)
+        try EncoderSetup.open(parts, name: settings.codec)
 
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = cc.pointee.width

@@ -1,38 +1,3 @@
-/// Sample layouts that audio sources deliver.
-public enum AudioSampleFormat: String, Sendable {
-    /// Signed 16-bit, interleaved.
-    case s16 = "S16_LE"
-    /// Signed 32-bit, interleaved.
-    case s32 = "S32_LE"
-    /// 32-bit float, interleaved.
-    case float32 = "FLOAT_LE"
-
-    /// Bytes in one sample of one channel.
-    public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
-}
-
-/// The format of an audio source's stream.
-public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
-    /// Sample layout.
-    public var sampleFormat: AudioSampleFormat
-    /// Samples per second per channel.
-    public var sampleRate: Int
-    /// Interleaved channels.
-    public var channels: Int
-
-    /// Creates a format.
-    public init(sampleFormat: AudioSampleFormat, sampleRate: Int, channels: Int) {
-        self.sampleFormat = sampleFormat
-        self.sampleRate = sampleRate
-        self.channels = channels
-    }
-
-    /// Bytes in one frame (one sample of every channel).
-    public var bytesPerFrame: Int { sampleFormat.bytesPerSample * channels }
-
-    public var description: String { "\(sampleRate) Hz, \(channels) ch, \(sampleFormat.rawValue)" }
-}
-
 /// A run of interleaved audio frames and the capture time of its first frame.
 public struct AudioChunk: Sendable {
     /// The layout of ``buffer``.

@@ -40,20 +40,3 @@ public struct SystemError: Error, Sendable, CustomStringConvertible, Equatable {
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }
-
-/// Calls `body` until it stops failing with EINTR; returns its non-negative result or
-/// throws a ``SystemError`` naming `operation` and `subject`.
-///
-/// This is the one seam through which vidrec's libc calls go.
-@discardableResult
-public func systemCall<T: BinaryInteger>(
-    _ operation: String, _ subject: String = "", _ body: () -> T
-) throws(SystemError) -> T {
-    while true {
-        let result = body()
-        if result >= 0 { return result }
-        let code = Glibc.errno
-        if code == EINTR { continue }
-        throw SystemError(operation, subject, errno: code)
-    }
-}

@@ -1,4 +1,3 @@
-import Synchronization
 import VidrecMedia
 
 /// The built-in test camera (`--camera test`): moving colour bars with the frame
@@ -12,8 +11,7 @@ public final class TestPatternCamera: VideoCaptureSource {
     public let displayName = "test pattern"
     public let videoFormat: VideoFormat
 
-    private let running = Atomic<Bool>(false)
-    private let thread = Mutex<NamedThread?>(nil)
+    private let worker = CaptureWorker()
 
     /// Creates a test camera of the given size (even width) and rate.
     public init(width: Int, height: Int, frameRate: Rational) {
@@ -22,15 +20,14 @@ public final class TestPatternCamera: VideoCaptureSource {
     }
 
     public func start(into queue: CaptureQueue) throws {
-        running.store(true, ordering: .sequentiallyConsistent)
         let format = videoFormat
         let painter = TestPatternPainter(width: format.width, height: format.height)
-        let worker = NamedThread(name: "vidrec.camera") { [self] in
+        worker.start(name: "vidrec.camera") { [worker] in
             let start = MonotonicClock.now()
             // Nanoseconds per frame as an exact rational: 1e9 × den / num.
             let period = Rational(1_000_000_000) * format.frameRate.reciprocal
             var sequence: UInt64 = 0
-            while self.running.load(ordering: .relaxed) {
+            while worker.isRunning {
                 let due = start + (Rational(Int64(sequence)) * period).rounded
                 MonotonicClock.sleep(until: due)
                 let buffer = painter.paint(frameNumber: sequence)
@@ -40,12 +37,9 @@ public final class TestPatternCamera: VideoCaptureSource {
                 sequence += 1
             }
         }
-        thread.withLock { $0 = worker }
     }
 
     public func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
-        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
-        worker?.join()
+        worker.stop()
     }
 }

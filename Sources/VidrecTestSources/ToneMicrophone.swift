@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import VidrecMedia
 
 /// The built-in test microphone (`--mic test`): a 1 kHz sine at -6 dBFS in signed
@@ -11,8 +10,7 @@ public final class ToneMicrophone: AudioCaptureSource {
     /// The tone's frequency in hertz.
     public let frequency: Double
 
-    private let running = Atomic<Bool>(false)
-    private let thread = Mutex<NamedThread?>(nil)
+    private let worker = CaptureWorker()
 
     /// Creates a test microphone.
     public init(sampleRate: Int, channels: Int, frequency: Double = 1000) {
@@ -21,15 +19,14 @@ public final class ToneMicrophone: AudioCaptureSource {
     }
 
     public func start(into queue: CaptureQueue) throws {
-        running.store(true, ordering: .sequentiallyConsistent)
         let format = audioFormat
         let frequency = frequency
-        let worker = NamedThread(name: "vidrec.mic") { [self] in
+        worker.start(name: "vidrec.mic") { [worker] in
             let start = MonotonicClock.now()
             let period = max(1, format.sampleRate / 100)
             var position: Int64 = 0
             let step = 2 * Double.pi * frequency / Double(format.sampleRate)
-            while self.running.load(ordering: .relaxed) {
+            while worker.isRunning {
                 // A period is delivered when its last sample has been captured.
                 let captured = start + position * 1_000_000_000 / Int64(format.sampleRate)
                 MonotonicClock.sleep(until: captured + Int64(period) * 1_000_000_000 / Int64(format.sampleRate))
@@ -43,12 +40,9 @@ public final class ToneMicrophone: AudioCaptureSource {
                 position += Int64(period)
             }
         }
-        thread.withLock { $0 = worker }
     }
 
     public func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
-        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
-        worker?.join()
+        worker.stop()
     }
 }

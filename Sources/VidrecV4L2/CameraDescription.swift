@@ -15,13 +15,3 @@ public struct CameraDescription: Sendable, Equatable {
     /// Controls (brightness, focus, exposure, …) with their ranges and values.
     public var controls: [CameraControl]
 }
-
-/// A camera control, as VIDIOC_QUERYCTRL and VIDIOC_G_CTRL report it.
-public struct CameraControl: Sendable, Equatable {
-    public var name: String
-    public var minimum: Int
-    public var maximum: Int
-    public var step: Int
-    public var defaultValue: Int
-    public var value: Int?
-}

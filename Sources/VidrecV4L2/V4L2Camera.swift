@@ -1,6 +1,5 @@
 import CV4L2
 import Glibc
-import Synchronization
 import VidrecMedia
 
 /// A V4L2 camera as a capture source: mmap streaming with at least four buffers,
@@ -20,8 +19,7 @@ public final class V4L2Camera: VideoCaptureSource {
     private let strides: [Int]
     private let device: V4L2Device
     private let buffers: [MappedBuffer]
-    private let running = Atomic<Bool>(false)
-    private let thread = Mutex<NamedThread?>(nil)
+    private let worker = CaptureWorker()
 
     /// One mmap'ed driver buffer, unmapped when released.
     private final class MappedBuffer: @unchecked Sendable {
@@ -100,20 +98,15 @@ public final class V4L2Camera: VideoCaptureSource {
         for index in buffers.indices { try enqueue(UInt32(index)) }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try device.controlReportingBusy(CV4L2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
-        running.store(true, ordering: .sequentiallyConsistent)
-        let worker = NamedThread(name: "vidrec.camera") { [self] in
+        worker.start(name: "vidrec.camera") { [self] in
             if let error = captureLoop(queue) {
                 queue.push(.sourceEnded(.video, error))
             }
         }
-        thread.withLock { $0 = worker }
     }
 
     public func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
-        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
-        guard let worker else { return }
-        worker.join()
+        guard worker.stop() else { return }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try? device.control(CV4L2_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type)
     }
@@ -129,18 +122,18 @@ public final class V4L2Camera: VideoCaptureSource {
     /// Dequeues until stopped; returns the error that ended capture, if any.
     private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
         let frameBytes = videoFormat.pixelFormat.isCompressed ? nil : minimumFrameBytes()
-        while running.load(ordering: .relaxed) {
+        while worker.isRunning {
             var poller = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
             // Wake at least every 100 ms to notice stop(); give up after frameTimeout.
             var waited: Int32 = 0
             var ready = false
-            while running.load(ordering: .relaxed), waited < V4L2Camera.frameTimeout {
+            while worker.isRunning, waited < V4L2Camera.frameTimeout {
                 let result = poll(&poller, 1, 100)
                 if result < 0 && errno != EINTR { return SystemError.current("poll", device.path) }
                 if result > 0 { ready = true; break }
                 waited += 100
             }
-            guard running.load(ordering: .relaxed) else { return nil }
+            guard worker.isRunning else { return nil }
             guard ready else {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(V4L2Camera.frameTimeout / 1000) s")
             }

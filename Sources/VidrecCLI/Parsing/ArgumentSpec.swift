@@ -43,27 +43,3 @@ public struct ArgumentSpec: Sendable {
         }
     }
 }
-
-/// A command's name, description and arguments.
-public struct CommandSpec: Sendable {
-    /// The subcommand (`start`).
-    public var name: String
-    /// One line for the command list.
-    public var abstract: String
-    /// Paragraphs shown by `--help` after the abstract.
-    public var discussion: String
-    /// What it accepts (`--help` is implicit).
-    public var arguments: [ArgumentSpec]
-    /// Whether everything after `--` is kept as ``ParsedArguments/rest`` (for
-    /// `schedule`, which passes options on to `start`).
-    public var passesRest = false
-
-    /// Creates a spec.
-    public init(name: String, abstract: String, discussion: String, arguments: [ArgumentSpec], passesRest: Bool = false) {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
-        self.arguments = arguments
-        self.passesRest = passesRest
-    }
-}

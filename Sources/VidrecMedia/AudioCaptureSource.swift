@@ -1,0 +1,5 @@
+/// A source of audio chunks.
+public protocol AudioCaptureSource: CaptureSource {
+    /// The format chunks arrive in.
+    var audioFormat: AudioFormat { get }
+}

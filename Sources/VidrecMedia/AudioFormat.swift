@@ -1,0 +1,21 @@
+/// The format of an audio source's stream.
+public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
+    /// Sample layout.
+    public var sampleFormat: AudioSampleFormat
+    /// Samples per second per channel.
+    public var sampleRate: Int
+    /// Interleaved channels.
+    public var channels: Int
+
+    /// Creates a format.
+    public init(sampleFormat: AudioSampleFormat, sampleRate: Int, channels: Int) {
+        self.sampleFormat = sampleFormat
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
+    /// Bytes in one frame (one sample of every channel).
+    public var bytesPerFrame: Int { sampleFormat.bytesPerSample * channels }
+
+    public var description: String { "\(sampleRate) Hz, \(channels) ch, \(sampleFormat.rawValue)" }
+}

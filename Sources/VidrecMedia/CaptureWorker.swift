@@ -1,0 +1,34 @@
+import Synchronization
+
+/// The named thread of a capture source and the flag that keeps it going.
+///
+/// A source's loop checks ``isRunning`` at least every 100 ms; ``stop()`` clears it and
+/// joins the thread.
+public final class CaptureWorker: Sendable {
+    private let running = Atomic<Bool>(false)
+    private let thread = Mutex<NamedThread?>(nil)
+
+    /// Creates a stopped worker.
+    public init() {}
+
+    /// Whether the loop should go on.
+    public var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    /// Starts `body` on a thread called `name`.
+    public func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        running.store(true, ordering: .sequentiallyConsistent)
+        let worker = NamedThread(name: name, body)
+        thread.withLock { $0 = worker }
+    }
+
+    /// Asks the loop to end and waits for it. Safe to call more than once.
+    ///
+    /// - Returns: whether a thread was running.
+    @discardableResult
+    public func stop() -> Bool {
+        running.store(false, ordering: .sequentiallyConsistent)
+        let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
+        worker?.join()
+        return worker != nil
+    }
+}

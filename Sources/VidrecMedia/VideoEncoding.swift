@@ -1,0 +1,35 @@
+/// Video encoding parameters.
+public struct VideoEncoding: Sendable, Equatable {
+    /// FFmpeg encoder name, such as `libx264`.
+    public var codec: String
+    /// Output width in pixels (even).
+    public var width: Int
+    /// Output height in pixels (even).
+    public var height: Int
+    /// Output frames per second; the stream's time base is its reciprocal.
+    public var frameRate: Rational
+    /// Output pixel format name, such as `yuv420p`.
+    public var pixelFormat: String
+    /// Encoder speed preset (x264/x265 `preset`, VP9 `deadline`/`cpu-used`), or `nil`.
+    public var speed: String?
+    /// Constant quality, or `nil` to use ``bitRate``.
+    public var crf: Int?
+    /// Target bits per second, or `nil` to use ``crf``. With both, the bit rate caps CRF.
+    public var bitRate: Int?
+    /// Frames between keyframes; at most one second's worth, so fragments stay short.
+    public var keyframeInterval: Int
+
+    /// Creates video encoding parameters.
+    public init(codec: String, width: Int, height: Int, frameRate: Rational, pixelFormat: String,
+                speed: String?, crf: Int?, bitRate: Int?, keyframeInterval: Int) {
+        self.codec = codec
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.pixelFormat = pixelFormat
+        self.speed = speed
+        self.crf = crf
+        self.bitRate = bitRate
+        self.keyframeInterval = keyframeInterval
+    }
+}

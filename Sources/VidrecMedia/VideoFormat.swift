@@ -1,0 +1,21 @@
+/// The negotiated format of a video source.
+public struct VideoFormat: Sendable, Equatable, CustomStringConvertible {
+    /// Pixel layout of delivered frames.
+    public var pixelFormat: PixelFormat
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+    /// Nominal frames per second.
+    public var frameRate: Rational
+
+    /// Creates a format.
+    public init(pixelFormat: PixelFormat, width: Int, height: Int, frameRate: Rational) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+    }
+
+    public var description: String { "\(width)x\(height) \(pixelFormat.rawValue) \(frameRate) fps" }
+}
