@@ -139,7 +139,7 @@ public final class CaptureSession: Sendable {
             reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: timeline.audioWritten,
             // Frames the queue dropped also left gaps in the timeline: count them once.
             duration: timeline.duration, droppedFrames: max(0, timeline.droppedFrames - Int64(queue.droppedVideoFrames)),
-            queueDroppedFrames: Int64(queue.droppedVideoFrames), insertedSilence: timeline.insertedSilence,
+            queueDroppedFrames: Int64(queue.droppedVideoFrames), deviceSkippedFrames: timeline.sequenceGaps, insertedSilence: timeline.insertedSilence,
             bytes: sink.bytesWritten)
     }
 }

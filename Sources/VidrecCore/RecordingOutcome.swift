@@ -16,6 +16,8 @@ public struct RecordingOutcome: Sendable {
     public var droppedFrames: Int64
     /// Frames vidrec itself dropped because the encoder could not keep up.
     public var queueDroppedFrames: Int64
+    /// Frames the device reported skipping (sequence-number jumps).
+    public var deviceSkippedFrames: Int64
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
     /// Bytes in the file.

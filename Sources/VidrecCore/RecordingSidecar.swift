@@ -38,8 +38,10 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var duration: Double?
     /// Video frames written.
     public var videoFrames: Int64?
-    /// Frames dropped by the camera and by vidrec.
+    /// Frames dropped by the camera and by vidrec: empty slots in the movie.
     public var droppedFrames: Int64?
+    /// Frames the camera itself reported skipping (V4L2 sequence numbers).
+    public var cameraSkippedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.
     public var insertedSilence: Double?
     /// Microphone overruns recovered.

@@ -28,6 +28,9 @@ public struct Timeline: Sendable {
     public private(set) var videoFrames: Int64 = 0
     /// Frame slots left empty because the camera skipped frames.
     public private(set) var droppedFrames: Int64 = 0
+    /// Frames the device says it skipped: jumps in its sequence numbers (V4L2's
+    /// `v4l2_buffer.sequence`), counted from the first frame on.
+    public private(set) var sequenceGaps: Int64 = 0
     /// Audio frames placed (including inserted silence).
     public private(set) var audioWritten: Int64 = 0
     /// Audio frames of silence inserted for gaps.
@@ -40,6 +43,7 @@ public struct Timeline: Sendable {
     public private(set) var isStopping = false
 
     private var lastIndex: Int64 = -1
+    private var lastSequence: UInt64?
     private var endFrame: Int64?
     private var pendingAudio: [AudioChunk] = []
     private var audioStarted = false
@@ -73,6 +77,8 @@ public struct Timeline: Sendable {
     public mutating func place(_ frame: VideoFrame, arrival: Int64) -> Int64? {
         lastVideoArrival = arrival
         guard !videoDone else { return nil }
+        if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
+        lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
         let position = Rational(frame.captureTime - origin!, 1_000_000_000) * frameRate
         // The nearest slot; but a frame up to `jitterTolerance` late for the next slot
@@ -82,6 +88,8 @@ public struct Timeline: Sendable {
         let index = late ? lastIndex + 1 : position.rounded
         guard index > lastIndex else { return nil }
         if let endFrame, index >= endFrame {
+            // The camera skipped the last slots before the end: they count as dropped.
+            droppedFrames += max(0, endFrame - lastIndex - 1)
             finishVideo(arrival: arrival)
             return nil
         }

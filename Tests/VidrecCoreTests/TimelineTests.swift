@@ -39,6 +39,7 @@ import VidrecMedia
         }
         #expect(placed == [0, 1, 2, 5, 6, 9])
         #expect(timeline.droppedFrames == 4)
+        #expect(timeline.sequenceGaps == 0, "these frames all carry sequence 0")
         #expect(timeline.duration == Rational(10, 30))
     }
 
@@ -68,6 +69,25 @@ import VidrecMedia
             }
         }
         #expect(timeline.videoFrames >= 290 && last >= 298)
+    }
+
+    @Test func slotsSkippedJustBeforeTheLimitCountAsDropped() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: DurationLimit(parsing: "1"), start: Self.start)
+        for n in Array(0..<28) + [31] {
+            _ = timeline.place(frame(at: Self.start + Int64(n) * Self.second / 30), arrival: Self.start)
+        }
+        #expect(timeline.videoFrames == 28)
+        #expect(timeline.videoFrames + timeline.droppedFrames == 30)
+        #expect(timeline.reachedLimit)
+    }
+
+    @Test func sequenceNumberJumpsAreCountedAsFramesTheDeviceSkipped() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
+        for (n, sequence) in [(0, 100), (1, 101), (4, 104), (5, 105)] {
+            _ = timeline.place(frame(at: Self.start + Int64(n) * Self.second / 30, sequence: UInt64(sequence)), arrival: Self.start)
+        }
+        #expect(timeline.sequenceGaps == 2)
+        #expect(timeline.droppedFrames == 2)
     }
 
     @Test func framesLandingInATakenSlotAreNotWrittenTwice() {

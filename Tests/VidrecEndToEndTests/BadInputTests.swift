@@ -50,7 +50,8 @@ import Testing
         (start + ["--quality", "$HOME/odd.json"], "Error: preset '$HOME/odd.json': field 'height' must be an even whole number from 16 to 4320, not 481", 65),
         (start + ["--quality", "$HOME/fps.json"], "Error: preset '$HOME/fps.json': field 'frameRate' must be frames per second from 1 to 240", 65),
         (start + ["--quality", "$HOME/mpeg4crf.json"], "Error: the preset asks for what this FFmpeg cannot do: set crf 23 on mpeg4: Invalid argument (AVERROR -22); this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'", 65),
-        // Devices.
+        // Devices. (This machine has no camera; the VM tests cover the ones it has.)
+        (["start", "--max", "1"], "Error: no camera found: no /dev/video* device can capture video; connect a camera, or use --camera test", 69),
         (["start", "--camera", "/dev/null"], "Error: /dev/null is not a camera: it does not answer VIDIOC_QUERYCAP (Inappropriate ioctl for device); 'vidrec devices' lists the cameras", 69),
         (["start", "--camera", "$HOME/broken.json"], "Error: $HOME/broken.json is not a camera: it is not a device; 'vidrec devices' lists the cameras", 69),
         (["start", "--camera", "/dev/video77"], "Error: camera /dev/video77 not found (No such file or directory); 'vidrec devices' lists the cameras", 69),

@@ -187,6 +187,7 @@ struct StartCommand: VidrecCommand {
         sidecar.duration = outcome.duration.doubleValue
         sidecar.videoFrames = outcome.videoFrames
         sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
+        sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
         sidecar.insertedSilence = audio.map { Double(outcome.insertedSilence) / Double($0.audioFormat.sampleRate) }
         sidecar.overruns = overruns
         sidecar.endReason = outcome.reason.message
@@ -230,6 +231,7 @@ struct StartCommand: VidrecCommand {
         if dropped > 0 {
             summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
         }
+        if outcome.deviceSkippedFrames > 0 { summary += ", the camera reports \(outcome.deviceSkippedFrames) skipped" }
         if let overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
         if outcome.insertedSilence > 0, let audio {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps",
