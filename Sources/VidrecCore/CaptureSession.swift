@@ -69,6 +69,7 @@ public final class CaptureSession: Sendable {
         var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
                                 limit: limits.duration, start: MonotonicClock.now())
         var sourceFailure: (any Error)?
+        var lastFrame: VideoFrame?
         var sinkFailure: (any Error)?
         var limitReason: EndReason?
         var lastSpaceCheck: Int64 = 0
@@ -101,7 +102,10 @@ public final class CaptureSession: Sendable {
             do {
                 switch event {
                 case .video(let frame):
-                    if let index = timeline.place(frame, arrival: arrival) { try sink.appendVideo(frame, frameIndex: index) }
+                    if let index = timeline.place(frame, arrival: arrival) {
+                        try sink.appendVideo(frame, frameIndex: index)
+                        lastFrame = frame
+                    }
                 case .audio(let chunk):
                     for piece in timeline.place(chunk, arrival: arrival) { try sink.appendAudio(piece) }
                 case .sourceEnded(let kind, let error):
@@ -115,6 +119,15 @@ public final class CaptureSession: Sendable {
                 // The file cannot take more (disk full, I/O error): stop writing at once.
                 sinkFailure = error
                 break
+            }
+        }
+        // The camera skipped the last slots before the limit: the last frame stays on
+        // screen until the end, so the movie keeps real time.
+        var repeated: Int64 = 0
+        if sinkFailure == nil, let lastFrame {
+            for index in (timeline.lastFrameIndex + 1)..<max(timeline.lastFrameIndex + 1, timeline.videoEnd) {
+                do { try sink.appendVideo(lastFrame, frameIndex: index) } catch { sinkFailure = error; break }
+                repeated += 1
             }
         }
         if sinkFailure == nil, let padding = timeline.closingSilence(format: audio?.audioFormat) {
@@ -139,7 +152,8 @@ public final class CaptureSession: Sendable {
             reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: timeline.audioWritten,
             // Frames the queue dropped also left gaps in the timeline: count them once.
             duration: timeline.duration, droppedFrames: max(0, timeline.droppedFrames - Int64(queue.droppedVideoFrames)),
-            queueDroppedFrames: Int64(queue.droppedVideoFrames), deviceSkippedFrames: timeline.sequenceGaps, insertedSilence: timeline.insertedSilence,
+            queueDroppedFrames: Int64(queue.droppedVideoFrames), deviceSkippedFrames: timeline.sequenceGaps,
+            repeatedFrames: repeated, insertedSilence: timeline.insertedSilence,
             bytes: sink.bytesWritten)
     }
 }

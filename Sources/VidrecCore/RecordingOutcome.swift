@@ -18,6 +18,8 @@ public struct RecordingOutcome: Sendable {
     public var queueDroppedFrames: Int64
     /// Frames the device reported skipping (sequence-number jumps).
     public var deviceSkippedFrames: Int64
+    /// Dropped slots at the very end that hold a repeat of the last frame.
+    public var repeatedFrames: Int64
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
     /// Bytes in the file.

@@ -42,6 +42,8 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var droppedFrames: Int64?
     /// Frames the camera itself reported skipping (V4L2 sequence numbers).
     public var cameraSkippedFrames: Int64?
+    /// Dropped slots at the very end filled with a repeat of the last frame.
+    public var repeatedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.
     public var insertedSilence: Double?
     /// Microphone overruns recovered.

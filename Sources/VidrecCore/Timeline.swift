@@ -64,7 +64,18 @@ public struct Timeline: Sendable {
     }
 
     /// The video stream's duration so far: slots up to the last frame placed.
-    public var duration: Rational { Rational(lastIndex + 1) * frameRate.reciprocal }
+    public var duration: Rational { Rational(videoEnd) * frameRate.reciprocal }
+
+    /// The index of the newest frame placed (-1 before the first).
+    public var lastFrameIndex: Int64 { lastIndex }
+
+    /// Where the video ends, in frames: after the last frame placed, or, when the limit
+    /// was reached and the camera skipped the last slots, at the limit (the last frame
+    /// then lasts until it, so the movie keeps real time).
+    public var videoEnd: Int64 {
+        guard lastIndex >= 0 else { return 0 }
+        return videoDone ? max(lastIndex + 1, endFrame ?? 0) : lastIndex + 1
+    }
 
     /// The audio frame count at which audio ends, once the video end is known.
     private var audioEnd: Int64? {

@@ -22,8 +22,10 @@ public final class TestPatternCamera: VideoCaptureSource {
     public func start(into queue: CaptureQueue) throws {
         let format = videoFormat
         let painter = TestPatternPainter(width: format.width, height: format.height)
+        // The clock starts now, not when the thread first runs: like a device that is
+        // already capturing, a late thread catches up instead of starting late.
+        let start = MonotonicClock.now()
         worker.start(name: "vidrec.camera") { [worker] in
-            let start = MonotonicClock.now()
             // Nanoseconds per frame as an exact rational: 1e9 × den / num.
             let period = Rational(1_000_000_000) * format.frameRate.reciprocal
             var sequence: UInt64 = 0

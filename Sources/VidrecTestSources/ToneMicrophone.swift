@@ -21,8 +21,10 @@ public final class ToneMicrophone: AudioCaptureSource {
     public func start(into queue: CaptureQueue) throws {
         let format = audioFormat
         let frequency = frequency
+        // The clock starts now, not when the thread first runs: like a device that is
+        // already capturing, a late thread catches up instead of starting late.
+        let start = MonotonicClock.now()
         worker.start(name: "vidrec.mic") { [worker] in
-            let start = MonotonicClock.now()
             let period = max(1, format.sampleRate / 100)
             var position: Int64 = 0
             let step = 2 * Double.pi * frequency / Double(format.sampleRate)

@@ -79,6 +79,7 @@ import VidrecMedia
         #expect(timeline.videoFrames == 28)
         #expect(timeline.videoFrames + timeline.droppedFrames == 30)
         #expect(timeline.reachedLimit)
+        #expect(timeline.duration == Rational(1), "the last frame lasts until the limit")
     }
 
     @Test func sequenceNumberJumpsAreCountedAsFramesTheDeviceSkipped() {

@@ -188,6 +188,7 @@ struct StartCommand: VidrecCommand {
         sidecar.videoFrames = outcome.videoFrames
         sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
         sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
+        sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.insertedSilence = audio.map { Double(outcome.insertedSilence) / Double($0.audioFormat.sampleRate) }
         sidecar.overruns = overruns
         sidecar.endReason = outcome.reason.message
