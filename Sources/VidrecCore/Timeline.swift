@@ -6,11 +6,13 @@ import VidrecMedia
 /// All times are capture times in nanoseconds on CLOCK_MONOTONIC; positions are frame
 /// indexes (time base `1/frameRate`) and audio frame counts (time base `1/sampleRate`).
 public struct Timeline: Sendable {
-    /// How far (in seconds) audio may stray from its timestamps before it is corrected:
-    /// beyond it, a gap is filled with silence (lost samples, a slow microphone clock)
-    /// or surplus samples are dropped (a fast microphone clock). Under one video frame,
-    /// and above timestamp jitter.
+    /// How far (in seconds) audio may stray, on average, from its timestamps before it is
+    /// corrected: silence is added for a slow microphone clock, samples are dropped for
+    /// a fast one. Under one video frame; jitter is averaged out first.
     public static let audioSyncTolerance = Rational(3, 100)
+    /// A jump in audio timestamps larger than this (in seconds) is lost samples (an
+    /// overrun), filled with silence at once rather than averaged.
+    public static let audioGapThreshold = Rational(1, 10)
     /// How late (in frames) a frame may be for the next slot and still take it: capture timestamps jitter, and rounding alone would turn a late frame
     /// into a false gap followed by a collision.
     public static let jitterTolerance = Rational(3, 4)
@@ -47,6 +49,8 @@ public struct Timeline: Sendable {
     private var endFrame: Int64?
     private var pendingAudio: [AudioChunk] = []
     private var audioStarted = false
+    /// Moving average of where audio stands against its timestamps, in frames.
+    private var drift = 0.0
     private var videoDone = false
     private var audioDone = false
     private var audioDeadline: Int64?
@@ -152,14 +156,28 @@ public struct Timeline: Sendable {
             } else if gap > 0 {
                 pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: origin!))
             }
-        } else if Rational(gap, rate) > Timeline.audioSyncTolerance {
+        } else if Rational(gap, rate) > Timeline.audioGapThreshold {
+            // Samples were lost (an overrun): fill the gap at once.
             pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: chunk.captureTime))
             insertedSilence += gap
-        } else if Rational(-gap, rate) > Timeline.audioSyncTolerance {
-            let surplus = Int(min(-gap, Int64(chunk.frameCount)))
-            droppedAudio += Int64(surplus)
-            if surplus == chunk.frameCount { return [] }
-            chunk = chunk.slice(surplus..<chunk.frameCount)
+            drift = 0
+        } else {
+            // Slow drift between the microphone's clock and CLOCK_MONOTONIC, seen through
+            // jittery timestamps: follow a moving average, and correct only when it
+            // strays past the tolerance.
+            drift = drift * 0.95 + Double(gap) * 0.05
+            let correction = Int64(drift.rounded())
+            if Rational(correction, rate) > Timeline.audioSyncTolerance {
+                pieces.append(.silence(format: chunk.format, frameCount: Int(correction), captureTime: chunk.captureTime))
+                insertedSilence += correction
+                drift -= Double(correction)
+            } else if Rational(-correction, rate) > Timeline.audioSyncTolerance {
+                let surplus = Int(min(-correction, Int64(chunk.frameCount)))
+                droppedAudio += Int64(surplus)
+                drift += Double(surplus)
+                if surplus == chunk.frameCount { return [] }
+                chunk = chunk.slice(surplus..<chunk.frameCount)
+            }
         }
         var placed: [AudioChunk] = []
         for piece in pieces + [chunk] {

@@ -133,6 +133,19 @@ import VidrecMedia
         #expect(jittery.map(\.frameCount) == [480])
     }
 
+    @Test func timestampJitterAloneNeverCutsOrPadsTheAudio() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        _ = timeline.place(frame(at: Self.start), arrival: Self.start)
+        var generator = SystemRandomNumberGenerator()
+        for k in 0..<3000 {
+            // ±25 ms of jitter around the true capture time of each period.
+            let jitter = Int64.random(in: -25_000_000...25_000_000, using: &generator)
+            let pieces = timeline.place(chunk(at: Self.start + 100_000_000 + Int64(k) * 10_000_000 + jitter), arrival: Self.start)
+            if k > 0 { #expect(pieces.map(\.frameCount) == [480], "period \(k)") }
+        }
+        #expect(timeline.droppedAudio == 0 && timeline.insertedSilence == 0)
+    }
+
     /// A microphone whose clock is 0.05 % off (about 1 s in 30 min) stays within one
     /// video frame of the video for a whole 30-minute recording.
     @Test(arguments: [1.0005, 0.9995])
