@@ -53,6 +53,7 @@ import VidrecMedia
         audio: nil)
 
     @Test func mjpegFramesAreDecodedScaledAndEncoded() throws {
+        FFmpegLog.configure(level: nil)
         let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
