@@ -2,12 +2,15 @@ import CALSA
 import VidrecMedia
 
 /// A failed ALSA call: `snd_pcm_hw_params_set_rate_near on hw:1,0: Invalid argument (-22)`.
-struct ALSAError: Error, CustomStringConvertible {
-    let operation: String
-    let device: String
-    let code: Int32
+public struct ALSAError: Error, CustomStringConvertible {
+    /// The ALSA call that failed.
+    public let operation: String
+    /// The PCM name it was made on.
+    public let device: String
+    /// The negative errno ALSA returned.
+    public let code: Int32
 
-    var description: String {
+    public var description: String {
         "\(operation) on \(device): \(String(cString: snd_strerror(code))) (\(code))"
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import VidrecALSA
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
@@ -36,9 +37,9 @@ enum RuntimeFailure {
             return (error.description, .unavailable)
         case let error as CameraModeSelector.Failure:
             return (error.description, .unavailable)
+        case let error as ALSAError:
+            return (error.description, .unavailable)
         default:
-            // ALSA's errors name the call and the device.
-            if String(describing: type(of: error)) == "ALSAError" { return ("\(error)", .unavailable) }
             return ("\(error)", .failure)
         }
     }
