@@ -125,10 +125,7 @@ public struct Album: Sendable {
         while true {
             let count = try systemCall("read", source) { read(input, buffer, size) }
             if count == 0 { break }
-            var done = 0
-            while done < count {
-                done += try systemCall("write", "\(path)/\(name)") { write(output, buffer + done, count - done) }
-            }
+            try writeAll(output, buffer, count, "\(path)/\(name)")
         }
         try systemCall("fsync", "\(path)/\(name)") { fsync(output) }
         succeeded = true

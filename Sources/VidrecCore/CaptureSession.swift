@@ -169,9 +169,9 @@ extension CaptureSession {
            written + limits.closingMargin(bytesWritten: written, mediaSeconds: seconds, cap: maxFileSize) >= maxFileSize {
             return .maximumFileSize(maxFileSize)
         }
-        let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: seconds)
         guard let floor = limits.minFreeSpace, now - lastCheck >= 1_000_000_000 else { return nil }
         lastCheck = now
+        let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: seconds)
         if let free = freeSpace(), free - margin < floor {
             return .lowDiskSpace(free: free, floor: floor)
         }

@@ -97,12 +97,7 @@ public struct RecordingStore: Sendable {
         unlink(temporary)
         let fd = try systemCall("create", temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         defer { close(fd) }
-        try data.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                done += try systemCall("write", temporary) { Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done) }
-            }
-        }
+        try data.withUnsafeBytes { try writeAll(fd, $0.baseAddress!, $0.count, temporary) }
         try systemCall("fsync", temporary) { fsync(fd) }
         try systemCall("rename", path) { rename(temporary, path) }
     }

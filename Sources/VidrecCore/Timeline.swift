@@ -13,8 +13,9 @@ public struct Timeline: Sendable {
     /// A jump in audio timestamps larger than this (in seconds) is lost samples (an
     /// overrun), filled with silence at once rather than averaged.
     public static let audioGapThreshold = Rational(1, 10)
-    /// How late (in frames) a frame may be for the next slot and still take it: capture timestamps jitter, and rounding alone would turn a late frame
-    /// into a false gap followed by a collision.
+    /// How late (in frames) a frame may be for the next slot and still take it: capture
+    /// timestamps jitter, and rounding alone would turn a late frame into a false gap
+    /// followed by a collision.
     public static let jitterTolerance = Rational(3, 4)
     /// How long to wait, after video has ended, for audio to reach the same time.
     public static let audioGrace: Int64 = 1_000_000_000

@@ -16,3 +16,14 @@ public func systemCall<T: BinaryInteger>(
         throw SystemError(operation, subject, errno: code)
     }
 }
+
+/// Writes all `count` bytes at `bytes` to `fd`, continuing after short writes and EINTR.
+///
+/// - Throws: ``SystemError`` naming `write` and `subject` (ENOSPC, EIO, …).
+/// The corresponding C function is `write`.
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ subject: String) throws(SystemError) {
+    var done = 0
+    while done < count {
+        done += try systemCall("write", subject) { Glibc.write(fd, bytes + done, count - done) }
+    }
+}
