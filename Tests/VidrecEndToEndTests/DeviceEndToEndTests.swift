@@ -14,11 +14,6 @@ extension KernelDriverTests {
          "audio": {"codec": "aac", "sampleRate": 48000, "channels": 1, "bitRate": "64k"}}
         """
 
-        static func sidecar(_ home: Home) throws -> [String: Any] {
-            let file = try #require(home.files(in: home.pending, ending: ".json").first)
-            return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
-        }
-
         static func writePreset(_ home: Home, _ text: String = smallPreset) throws -> String {
             let file = home.path + "/small.json"
             try text.write(toFile: file, atomically: true, encoding: .utf8)
@@ -57,7 +52,7 @@ extension KernelDriverTests {
             #expect(streams[0].width == 640 && streams[0].height == 360 && streams[0].frameRate == "15/1")
             // Every slot of the 45-frame grid is either a frame or a counted drop.
             let frames = try Probe.decodedFrameCount(file)
-            let dropped = try #require(Self.sidecar(home)["droppedFrames"] as? Int)
+            let dropped = try #require(home.sidecar()["droppedFrames"] as? Int)
             #expect(frames + dropped == 45, "\(frames) frames + \(dropped) dropped")
             #expect(dropped <= 3)
             #expect(abs(try Probe.formatDuration(file) - 3.0) <= 1.0 / 15)

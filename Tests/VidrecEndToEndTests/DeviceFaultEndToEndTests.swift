@@ -21,11 +21,6 @@ extension KernelDriverTests {
             try #require(try run("/usr/bin/v4l2-ctl", ["-d", device, "--set-ctrl", control]) == 0, "v4l2-ctl \(control)")
         }
 
-        static func sidecar(_ home: Home) throws -> [String: Any] {
-            let file = try #require(home.files(in: home.pending, ending: ".json").first)
-            return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
-        }
-
         /// A tmpfs of `size` mounted for the test, as vidrec's state folder.
         final class TinyDisk {
             let path: String
@@ -100,7 +95,7 @@ extension KernelDriverTests {
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             #expect(!file.contains(".partial."))
             #expect(try Probe.formatDuration(file) >= 1.5)
-            #expect(try Self.sidecar(home)["state"] as? String == "failed")
+            #expect(try home.sidecar()["state"] as? String == "failed")
         }
 
         @Test func aFatalStreamingErrorIsReportedAndNeitherStreamRunsOn() throws {
@@ -131,7 +126,7 @@ extension KernelDriverTests {
             #expect(result.err.contains(" dropped ("), "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let frames = try Probe.decodedFrameCount(file)
-            let sidecar = try Self.sidecar(home)
+            let sidecar = try home.sidecar()
             let dropped = try #require(sidecar["droppedFrames"] as? Int)
             let repeated = try #require(sidecar["repeatedFrames"] as? Int)
             #expect(dropped >= 4, "about 20 % of 60 frames: \(dropped)")
@@ -154,7 +149,7 @@ extension KernelDriverTests {
             let result = child.wait()
             withExtendedLifetime(tone) {}
             #expect(result.code == 0, "\(result.err)")
-            let sidecar = try Self.sidecar(home)
+            let sidecar = try home.sidecar()
             let overruns = sidecar["overruns"] as? Int ?? 0
             let silence = sidecar["insertedSilence"] as? Double ?? 0
             #expect(overruns >= 1, "\(result.err)")

@@ -96,8 +96,7 @@ extension EndToEndTests {
             let recover = try VidrecProcess.run(["recover"], home: home.path)
             #expect(recover.code == 0, "\(recover.err)")
             #expect(recover.out.hasPrefix("recovered "))
-            let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
-            let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+            let rows = try home.pendingRows()
             #expect(rows.count == 1 && rows[0]["state"] as? String == "finished")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             #expect(!file.contains(".partial."))
@@ -134,8 +133,7 @@ extension EndToEndTests {
             kill(pid, SIGINT)
             shell.waitUntilExit()
             #expect(shell.terminationStatus == 0)
-            let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
-            let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+            let rows = try home.pendingRows()
             #expect(rows.first?["state"] as? String == "finished")
         }
 
@@ -209,8 +207,7 @@ extension EndToEndTests {
             let result = child.wait()
             #expect(result.code == 130, "\(result.err)")
             #expect(result.err.contains("vidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it"))
-            let pending = try VidrecProcess.run(["pending", "--json"], home: home.path)
-            let rows = try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+            let rows = try home.pendingRows()
             #expect(rows.first?["state"] as? String == "interrupted")
         }
 
@@ -287,7 +284,7 @@ extension EndToEndTests {
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let samples = try Probe.decodedAudio(file)
             #expect(abs(samples.count - 144_000) <= 1024, "all 3 s of audio: \(samples.count) samples")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home.files(in: home.pending, ending: ".json")[0]))) as? [String: Any])
+            let json = try home.sidecar()
             let dropped = try #require(json["droppedFrames"] as? Int)
             #expect(try Probe.decodedFrameCount(file) + dropped == 90)
         }

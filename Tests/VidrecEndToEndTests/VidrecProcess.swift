@@ -74,5 +74,17 @@ final class Home {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(suffix) }.sorted()
             .map { folder + "/" + $0 }
     }
+    /// The newest pending recording's sidecar.
+    func sidecar() throws -> [String: Any] {
+        let file = try #require(files(in: pending, ending: ".json").last)
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+    }
+
+    /// What `vidrec pending --json` says, run as this home's user.
+    func pendingRows() throws -> [[String: Any]] {
+        let pending = try VidrecProcess.run(["pending", "--json"], home: path)
+        return try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
