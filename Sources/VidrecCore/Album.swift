@@ -7,9 +7,11 @@ import VidrecMedia
 /// `UISaveVideoAtPathToSavedPhotosAlbum`.
 ///
 /// Adding a file is atomic and never replaces anything: on the same file system it is a
-/// `renameat2(RENAME_NOREPLACE)`; across file systems the file is copied to a hidden
-/// temporary name in the album, synced, and then renamed the same way. A name that is
-/// taken gets ` (2)`, ` (3)`, … appended.
+/// `renameat2(RENAME_NOREPLACE)`, or where the file system refuses that (9p, NFS, CIFS,
+/// FUSE), a hard link, or without hard links (vfat), a rename onto an exclusively
+/// created placeholder (see ``Placement``); across file systems the file is copied to a
+/// hidden temporary name in the album, synced, and then placed the same way. A name
+/// that is taken gets ` (2)`, ` (3)`, … appended.
 public struct Album: Sendable {
     /// The album folder.
     public let path: String
@@ -49,16 +51,16 @@ public struct Album: Sendable {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw SystemError("save", source, errno: EINVAL)
         }
-        // Same file system: one atomic rename.
-        if let placed = try placeByRenaming(source, into: albumFD, name: name, ext: ext, sourceIsTemporary: false) {
+        removeAbandonedCopies(in: albumFD)
+        // Same file system: one atomic step.
+        if let placed = try place(source, from: AT_FDCWD, into: albumFD, name: name, ext: ext) {
             return placed
         }
-        // Another file system: copy to a hidden name in the album, sync, rename.
-        removeAbandonedCopies(in: albumFD)
+        // Another file system: copy to a hidden name in the album, sync, place that.
         let temporary = ".vidrec-\(name)-\(getpid()).partial"
         try copy(source, toTemporary: temporary, in: albumFD)
         do {
-            guard let placed = try placeByRenaming(temporary, into: albumFD, name: name, ext: ext, sourceIsTemporary: true) else {
+            guard let placed = try place(temporary, from: albumFD, into: albumFD, name: name, ext: ext) else {
                 throw SystemError("rename", path, errno: EXDEV)
             }
             unlink(source)
@@ -69,36 +71,116 @@ public struct Album: Sendable {
         }
     }
 
-    /// Tries `name.ext`, `name (2).ext`, … until one is free. Returns `nil` on EXDEV.
-    private func placeByRenaming(_ source: String, into albumFD: Int32, name: String, ext: String,
-                                 sourceIsTemporary: Bool) throws -> String? {
-        for attempt in 1...10_000 {
+    /// How a file is put under its final name without ever replacing another. The first
+    /// that the file system supports is used; each keeps the guarantees: the final name
+    /// never shows half a file, and a name that is taken is never overwritten.
+    enum Placement {
+        /// `renameat2(RENAME_NOREPLACE)`: one atomic step (ext4, xfs, btrfs, tmpfs, vfat).
+        case renameNoReplace
+        /// `linkat`, which fails on a taken name, then `unlink` of the source: for file
+        /// systems that refuse RENAME_NOREPLACE (9p, NFS, CIFS, many FUSE ones).
+        case link
+        /// A placeholder claimed with `O_CREAT|O_EXCL`, then a plain `rename` onto it: for
+        /// file systems without hard links either. A kill between the two leaves an empty
+        /// placeholder, which the next save removes (its claim file names it).
+        case placeholder
+    }
+
+    /// Puts `source` (relative to `sourceDirectory`) into the album as `name.ext` or
+    /// `name (N).ext`. Returns `nil` when it is on another file system (EXDEV).
+    func place(_ source: String, from sourceDirectory: Int32, into albumFD: Int32, name: String, ext: String,
+               startingWith first: Placement = .renameNoReplace) throws -> String? {
+        var method = first
+        var attempt = 1
+        while attempt <= 10_000 {
             let candidate = attempt == 1 ? "\(name).\(ext)" : "\(name) (\(attempt)).\(ext)"
-            let result = sourceIsTemporary
-                ? csystem_rename_noreplace(albumFD, source, albumFD, candidate)
-                : csystem_rename_noreplace(AT_FDCWD, source, albumFD, candidate)
-            if result == 0 {
-                fsync(albumFD)
+            let describe = "\(source) to \(path)/\(candidate)"
+            do {
+                switch method {
+                case .renameNoReplace:
+                    try systemCall("renameat2", describe) { csystem_rename_noreplace(sourceDirectory, source, albumFD, candidate) }
+                case .link:
+                    try systemCall("linkat", describe) { linkat(sourceDirectory, source, albumFD, candidate, 0) }
+                    _ = try? systemCall("unlinkat", source) { unlinkat(sourceDirectory, source, 0) }
+                case .placeholder:
+                    try placeOntoPlaceholder(source, from: sourceDirectory, into: albumFD, candidate: candidate)
+                }
+                _ = try? systemCall("fsync", path) { fsync(albumFD) }
                 return path + "/" + candidate
-            }
-            switch errno {
-            case EEXIST: continue
-            case EXDEV: return nil
-            case EACCES, EPERM, EROFS: throw StoreError.cannotWrite(path: path, reason: SystemError.describe(errno))
-            default: throw SystemError.current("rename", "\(source) to \(path)/\(candidate)")
+            } catch {
+                let code = error.errno
+                if code == EEXIST {
+                    attempt += 1
+                } else if code == EXDEV {
+                    return nil
+                } else if method == .renameNoReplace, [EINVAL, ENOTSUP, ENOSYS].contains(code) {
+                    method = .link
+                } else if method == .link, [EPERM, ENOTSUP, ENOSYS, EINVAL, EMLINK].contains(code) {
+                    method = .placeholder
+                } else if [EACCES, EPERM, EROFS].contains(code) {
+                    throw StoreError.cannotWrite(path: path, reason: error.reason)
+                } else {
+                    throw error
+                }
             }
         }
         throw SystemError("rename", path, errno: EEXIST)
     }
 
-    /// Removes hidden copies left by a save that was killed mid-copy (their process,
-    /// named in the file name, is gone), so the album never keeps half a file.
+    /// Claims `candidate` with an empty file created exclusively, then renames the
+    /// source onto it. The claim file `.vidrec-claim-PID` names the placeholder while the
+    /// two steps run, so that a save killed between them can be cleaned up.
+    private func placeOntoPlaceholder(_ source: String, from sourceDirectory: Int32, into albumFD: Int32,
+                                      candidate: String) throws(SystemError) {
+        let claim = ".vidrec-claim-\(getpid())"
+        let claimFD = try systemCall("create", "\(path)/\(claim)") {
+            openat(albumFD, claim, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
+        defer { unlinkat(albumFD, claim, 0) }
+        let text = Array(candidate.utf8)
+        do {
+            try writeAll(claimFD, text, text.count, "\(path)/\(claim)")
+            try systemCall("fsync", "\(path)/\(claim)") { fsync(claimFD) }
+        } catch {
+            close(claimFD)
+            throw error
+        }
+        close(claimFD)
+        let placeholder = try systemCall("create", "\(path)/\(candidate)") {
+            openat(albumFD, candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        }
+        close(placeholder)
+        do {
+            try systemCall("renameat", "\(source) to \(path)/\(candidate)") { renameat(sourceDirectory, source, albumFD, candidate) }
+        } catch {
+            unlinkat(albumFD, candidate, 0)
+            throw error
+        }
+    }
+
+    /// Removes hidden copies and placeholders left by a save that was killed (their
+    /// process, named in the file name, is gone), so the album never keeps half a file.
     private func removeAbandonedCopies(in albumFD: Int32) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for name in names where name.hasPrefix(".vidrec-") && name.hasSuffix(".partial") {
-            guard let pid = Int32(name.dropLast(".partial".count).split(separator: "-").last ?? ""),
-                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlinkat(albumFD, name, 0)
+        func abandoned(_ pidText: Substring?) -> Bool {
+            guard let pid = Int32(pidText ?? ""), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { return false }
+            return true
+        }
+        for name in names where name.hasPrefix(".vidrec-") {
+            if name.hasSuffix(".partial"), abandoned(name.dropLast(".partial".count).split(separator: "-").last) {
+                unlinkat(albumFD, name, 0)
+            } else if name.hasPrefix(".vidrec-claim-"), abandoned(name.split(separator: "-").last) {
+                // The placeholder it names, if still empty, never received its file.
+                if let data = FileManager.default.contents(atPath: path + "/" + name),
+                   let candidate = String(data: data, encoding: .utf8), !candidate.isEmpty, !candidate.contains("/") {
+                    var info = stat()
+                    if fstatat(albumFD, candidate, &info, AT_SYMLINK_NOFOLLOW) == 0,
+                       (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
+                        unlinkat(albumFD, candidate, 0)
+                    }
+                }
+                unlinkat(albumFD, name, 0)
+            }
         }
     }
 

@@ -70,6 +70,7 @@ public final class CaptureSession: Sendable {
                                 limit: limits.duration, start: MonotonicClock.now())
         var sourceFailure: (any Error)?
         var lastFrame: VideoFrame?
+        var gate = AudioGate()
         var sinkFailure: (any Error)?
         var limitReason: EndReason?
         var lastSpaceCheck: Int64 = 0
@@ -107,7 +108,7 @@ public final class CaptureSession: Sendable {
                         lastFrame = frame
                     }
                 case .audio(let chunk):
-                    for piece in timeline.place(chunk, arrival: arrival) { try sink.appendAudio(piece) }
+                    gate.hold(timeline.place(chunk, arrival: arrival))
                 case .sourceEnded(let kind, let error):
                     // A vanished camera or microphone ends the movie where the video
                     // ends, with both streams ending together, like a stop.
@@ -115,6 +116,8 @@ public final class CaptureSession: Sendable {
                     sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
                     timeline.stop(at: arrival)
                 }
+                // Audio follows video: it is written only as far as the video has come.
+                for piece in gate.release(upTo: timeline.videoEndInAudioFrames) { try sink.appendAudio(piece) }
             } catch {
                 // The file cannot take more (disk full, I/O error): stop writing at once.
                 sinkFailure = error
@@ -130,8 +133,19 @@ public final class CaptureSession: Sendable {
                 repeated += 1
             }
         }
-        if sinkFailure == nil, let padding = timeline.closingSilence(format: audio?.audioFormat) {
-            do { try sink.appendAudio(padding) } catch { sinkFailure = error }
+        // Audio ends where video ends: what was held past that is dropped, what is
+        // missing is filled with silence.
+        var closingPadding: Int64 = 0
+        if sinkFailure == nil, audio != nil {
+            do {
+                for piece in gate.finish(at: timeline.finalAudioLength ?? timeline.videoEndInAudioFrames) {
+                    try sink.appendAudio(piece)
+                }
+                if let padding = timeline.closingSilence(format: audio?.audioFormat) {
+                    try sink.appendAudio(padding)
+                    closingPadding = Int64(padding.frameCount)
+                }
+            } catch { sinkFailure = error }
         }
         var failure = sinkFailure ?? sourceFailure
         audio?.stop()
@@ -149,7 +163,7 @@ public final class CaptureSession: Sendable {
             reason = .stopped
         }
         return RecordingOutcome(
-            reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: timeline.audioWritten,
+            reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: gate.released + closingPadding,
             // Frames the queue dropped also left gaps in the timeline: count them once.
             duration: timeline.duration, droppedFrames: max(0, timeline.droppedFrames - Int64(queue.droppedVideoFrames)),
             queueDroppedFrames: Int64(queue.droppedVideoFrames), deviceSkippedFrames: timeline.sequenceGaps,

@@ -165,7 +165,10 @@ public struct RecordingStore: Sendable {
             let temporary = directory + "/" + entry.id + ".final." + entry.sidecar.container
             unlink(temporary)
             let duration: Double
-            do { duration = try finalizer.finalize(source: entry.partialPath, destination: temporary) } catch {
+            do {
+                duration = try finalizer.finalize(source: entry.partialPath, destination: temporary,
+                                                  trimToCommonEnd: entry.state == .interrupted)
+            } catch {
                 unlink(temporary)
                 throw error
             }

@@ -82,6 +82,16 @@ public struct Timeline: Sendable {
         return videoDone ? max(lastIndex + 1, endFrame ?? 0) : lastIndex + 1
     }
 
+    /// Where the video placed so far ends, as an audio position: audio may be written up
+    /// to here (see ``AudioGate``). 0 for a silent movie.
+    public var videoEndInAudioFrames: Int64 {
+        guard let sampleRate else { return 0 }
+        return (Rational(videoEnd) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
+    }
+
+    /// The audio's final length in audio frames, once the video's end is known.
+    public var finalAudioLength: Int64? { audioEnd }
+
     /// The audio frame count at which audio ends, once the video end is known.
     private var audioEnd: Int64? {
         guard let endFrame, let sampleRate else { return nil }

@@ -7,7 +7,9 @@ import VidrecMedia
 /// once, seeks anywhere, and reports its duration without a scan.
 ///
 /// Packets are copied, not re-encoded. A truncated last fragment is dropped: the
-/// result holds everything up to the last complete fragment.
+/// result holds everything up to the last complete fragment. For a crashed recording
+/// the streams are also trimmed to their common end, so that audio and video end
+/// together as they do in a recording that was stopped.
 public struct MovieFinalizer: Sendable {
     /// Creates a finalizer.
     public init() {}
@@ -18,10 +20,13 @@ public struct MovieFinalizer: Sendable {
 
     /// Writes `destination` (which must not exist) from `source`.
     ///
+    /// - Parameter trimToCommonEnd: end both streams where the shorter one ends (see
+    ///   ``CommonEnd``); this reads the source twice.
     /// - Returns: the duration of the result in seconds.
     /// - Throws: ``FFmpegError`` when `source` holds no playable media or writing fails.
     @discardableResult
-    public func finalize(source: String, destination: String) throws -> Double {
+    public func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double {
+        let cut = trimToCommonEnd ? try CommonEnd.scan(source) : nil
         var input: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&input, source, nil, nil), "avformat_open_input", source)
         defer { avformat_close_input(&input) }
@@ -54,7 +59,8 @@ public struct MovieFinalizer: Sendable {
 
         var packet: UnsafeMutablePointer<AVPacket>? = try allocated(av_packet_alloc(), "av_packet_alloc", source)
         defer { av_packet_free(&packet) }
-        var end: [Double] = Array(repeating: 0, count: streamCount)
+        var end: [Int64] = Array(repeating: 0, count: streamCount)
+        var videoPackets = 0
         while true {
             let read = av_read_frame(input, packet)
             // A crash leaves a torn last fragment: end there, keeping what is whole.
@@ -64,9 +70,16 @@ public struct MovieFinalizer: Sendable {
             guard index < streamCount else { continue }
             let inBase = input!.pointee.streams[index]!.pointee.time_base
             let outBase = output!.pointee.streams[index]!.pointee.time_base
-            if packet!.pointee.pts != cffmpeg_nopts_value() {
-                let stop = Double(packet!.pointee.pts + packet!.pointee.duration) * av_q2d(inBase)
-                end[index] = max(end[index], stop)
+            let pts = packet!.pointee.pts
+            if let cut {
+                let keep = index == cut.videoStream
+                    ? videoPackets < cut.videoPackets
+                    : pts == cffmpeg_nopts_value() || av_compare_ts(pts, inBase, cut.end, cffmpeg_time_base_q()) < 0
+                if index == cut.videoStream { videoPackets += 1 }
+                if !keep { continue }
+            }
+            if pts != cffmpeg_nopts_value() {
+                end[index] = max(end[index], av_rescale_q(pts + packet!.pointee.duration, inBase, cffmpeg_time_base_q()))
             }
             av_packet_rescale_ts(packet, inBase, outBase)
             packet!.pointee.pos = -1
@@ -76,7 +89,7 @@ public struct MovieFinalizer: Sendable {
         let fd = try systemCall("open", destination) { open(destination, O_RDONLY | O_CLOEXEC) }
         defer { close(fd) }
         try systemCall("fsync", destination) { fsync(fd) }
-        return end.max() ?? 0
+        return Double(end.max() ?? 0) / Double(AV_TIME_BASE)
     }
 }
 

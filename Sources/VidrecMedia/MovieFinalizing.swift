@@ -6,7 +6,10 @@ public protocol MovieFinalizing: Sendable {
 
     /// Writes `destination` (which must not exist) from `source`.
     ///
+    /// - Parameter trimToCommonEnd: end every stream where the shortest ends (within
+    ///   one video frame): for a recording cut off by a crash, whose last fragment may
+    ///   hold more of one stream than of the other.
     /// - Returns: the playable duration of the result, in seconds.
     @discardableResult
-    func finalize(source: String, destination: String) throws -> Double
+    func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double
 }

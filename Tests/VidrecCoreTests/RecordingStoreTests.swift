@@ -7,7 +7,7 @@ import VidrecMedia
 /// A finalizer for recordings that are already final: being called is a test failure.
 struct NoFinalizingExpected: MovieFinalizing {
     func rewrites(_ container: String) -> Bool { true }
-    func finalize(source: String, destination: String) throws -> Double {
+    func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double {
         Issue.record("finalize was called for \(source)")
         throw SystemError("finalize", source, errno: EINVAL)
     }
