@@ -18,26 +18,57 @@ public struct AlbumManifest: Sendable {
     /// A manifest under the state folder.
     public init(stateDirectory: String) { path = stateDirectory + "/albums.json" }
 
-    private func load() -> [String: [Item]] {
-        guard let data = FileManager.default.contents(atPath: path),
-              let albums = try? JSONDecoder().decode([String: [Item]].self, from: data) else { return [:] }
-        return albums
-    }
-
-    private func store(_ albums: [String: [Item]]) throws {
+    /// Runs `body` on the manifest under an exclusive lock (`albums.json.lock`), so that
+    /// two saves at once (cron and a person) never lose each other's entries, and
+    /// writes the result durably (write, fsync, rename).
+    ///
+    /// A manifest that cannot be read is moved aside to `albums.json.damaged` rather
+    /// than silently reset; vidrec then prunes only what it saves from then on.
+    private func update<T>(_ body: (inout [String: [Item]]) throws -> T) throws -> T {
+        let lockPath = path + ".lock"
+        let lock = try systemCall("open", lockPath) { open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        defer { close(lock) }
+        try systemCall("flock", lockPath) { flock(lock, LOCK_EX) }
+        var albums: [String: [Item]] = [:]
+        if let data = FileManager.default.contents(atPath: path) {
+            if let decoded = try? JSONDecoder().decode([String: [Item]].self, from: data) {
+                albums = decoded
+            } else {
+                try systemCall("rename", path) { rename(path, path + ".damaged") }
+            }
+        }
+        let result = try body(&albums)
         let data = try JSONEncoder().encode(albums)
         let temporary = path + ".tmp"
-        try data.write(to: URL(fileURLWithPath: temporary))
+        let fd = try systemCall("create", temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
+        do {
+            try data.withUnsafeBytes { try writeAll(fd, $0.baseAddress!, $0.count, temporary) }
+            try systemCall("fsync", temporary) { fsync(fd) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
         try systemCall("rename", path) { rename(temporary, path) }
+        return result
     }
 
     /// Records that `file` was saved into its album now.
     public func recordSave(_ file: String) throws {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let album = url.deletingLastPathComponent().path
-        var albums = load()
-        albums[album, default: []].append(Item(name: url.lastPathComponent, saved: Date().timeIntervalSince1970))
-        try store(albums)
+        try update { albums in
+            albums[album, default: []].append(Item(name: url.lastPathComponent, saved: Date().timeIntervalSince1970))
+        }
+    }
+
+    /// The names of the files vidrec saved into `album`, oldest first.
+    public func savedFiles(album: String) throws -> [String] {
+        let folder = URL(fileURLWithPath: album).standardizedFileURL.path
+        return try update { albums in (albums[folder] ?? []).map(\.name) }
     }
 
     /// Removes vidrec's oldest recordings from `album` beyond the newest `keep`, and
@@ -45,32 +76,34 @@ public struct AlbumManifest: Sendable {
     ///
     /// - Returns: the paths removed.
     public func prune(album: String, keep: Int?, maxBytes: Int64?) throws -> [String] {
-        var albums = load()
-        let folder = URL(fileURLWithPath: album).standardizedFileURL.path
-        var items = (albums[folder] ?? []).sorted { $0.saved > $1.saved }
-        // Forget files that are gone or are no longer regular files (never follow links).
-        items = items.filter { item in
-            var info = stat()
-            return lstat(folder + "/" + item.name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        }
-        var kept: [Item] = []
-        var removed: [String] = []
-        var total: Int64 = 0
-        for (index, item) in items.enumerated() {
-            let file = folder + "/" + item.name
-            var info = stat()
-            lstat(file, &info)
-            total += Int64(info.st_size)
-            let overCount = keep.map { index >= $0 } ?? false
-            let overSize = maxBytes.map { total > $0 } ?? false
-            if index > 0, overCount || overSize {
-                if unlink(file) == 0 { removed.append(file) } else { kept.append(item) }
-            } else {
-                kept.append(item)
+        try update { albums in
+            let folder = URL(fileURLWithPath: album).standardizedFileURL.path
+            // Newest first; saves within the same clock tick keep their order.
+            var items = Array((albums[folder] ?? []).enumerated()
+                .sorted { ($0.element.saved, $0.offset) > ($1.element.saved, $1.offset) }.map(\.element))
+            // Forget files that are gone or are no longer regular files (never follow links).
+            items = items.filter { item in
+                var info = stat()
+                return lstat(folder + "/" + item.name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
             }
+            var kept: [Item] = []
+            var removed: [String] = []
+            var total: Int64 = 0
+            for (index, item) in items.enumerated() {
+                let file = folder + "/" + item.name
+                var info = stat()
+                lstat(file, &info)
+                total += Int64(info.st_size)
+                let overCount = keep.map { index >= $0 } ?? false
+                let overSize = maxBytes.map { total > $0 } ?? false
+                if index > 0, overCount || overSize {
+                    if unlink(file) == 0 { removed.append(file) } else { kept.append(item) }
+                } else {
+                    kept.append(item)
+                }
+            }
+            albums[folder] = kept.reversed()  // stored oldest first, as saves append
+            return removed
         }
-        albums[folder] = kept
-        try store(albums)
-        return removed
     }
 }

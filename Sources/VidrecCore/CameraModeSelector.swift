@@ -2,12 +2,17 @@ import VidrecMedia
 
 /// Chooses the camera mode for a preset, and says what was chosen.
 ///
-/// Rules, in order:
-/// 1. the preset's exact size and rate, if offered;
-/// 2. otherwise a mode that keeps the frame rate: the smallest size that covers the
-///    preset's, else the largest; the frames are scaled to the preset's size;
-/// 3. if no mode reaches the frame rate, the fastest modes, chosen by size the same way;
-///    the movie is then recorded at the camera's rate, and the message says so.
+/// The picture is never stretched by accident: modes with the preset's aspect ratio come
+/// first. Among them, in order:
+/// 1. the preset's exact size at its rate (or faster);
+/// 2. the smallest larger size at the rate (scaled down, nothing lost);
+/// 3. the preset's exact size at a somewhat lower rate (at least ``closeRate`` of the
+///    preset's; the fastest offered): the movie is then recorded at the rate the camera
+///    really delivers, not on a grid with holes;
+/// 4. the largest smaller size at the rate (scaled up);
+/// 5. the fastest rate at any size of that aspect.
+/// Only when the camera offers no mode of the preset's aspect ratio is another one used
+/// (by rate, then size, as above), fitted by `fit`: cropped to fill by default.
 /// At a given size and rate, formats the device sends natively come before libv4l's
 /// software conversions, and raw formats before MJPEG (which must be decoded).
 public struct CameraModeSelector: Sendable {
@@ -17,6 +22,8 @@ public struct CameraModeSelector: Sendable {
         public var mode: CameraMode
         /// The movie's frame rate: the preset's, or the camera's when it is slower.
         public var outputFrameRate: Rational
+        /// How the picture is fitted, when its aspect ratio differs from the preset's.
+        public var fit: VideoFit?
         /// One line for the user: `camera mode: 640x360 YUYV 30 fps → scaled to 1280x720`.
         public var summary: String
     }
@@ -38,14 +45,21 @@ public struct CameraModeSelector: Sendable {
         }
     }
 
+    /// The share of the preset's frame rate that the preset's exact size may fall to and
+    /// still come before a smaller size at the full rate: 640x480 at 25 fps is better
+    /// than 640x360 stretched or upscaled at 30, but 1280x720 at 12.5 fps is not.
+    public static let closeRate = Rational(2, 3)
+
     /// Creates a selector.
     public init() {}
 
     /// Chooses among `modes` for a preset of `width × height` at `frameRate`.
     ///
-    /// - Parameter format: `--camera-format`, if given.
+    /// - Parameters:
+    ///   - format: `--camera-format`, if given.
+    ///   - fit: how to fit a picture of another aspect ratio (`--fit`).
     public func choose(from modes: [CameraMode], width: Int, height: Int, frameRate: Rational,
-                       format: PixelFormat?, camera: String) throws(Failure) -> Choice {
+                       format: PixelFormat?, fit: VideoFit = .crop, camera: String) throws(Failure) -> Choice {
         let offered = Array(Set(modes.map(\.fourcc))).sorted()
         var usable = modes.filter { $0.pixelFormat != nil }
         if let format {
@@ -54,16 +68,30 @@ public struct CameraModeSelector: Sendable {
         }
         guard !usable.isEmpty else { throw .noUsableFormat(camera: camera, offered: offered) }
 
-        let fast = usable.filter { $0.frameRate >= frameRate }
-        let pool: [CameraMode]
-        if fast.isEmpty {
-            let best = usable.map(\.frameRate).max()!
-            pool = usable.filter { $0.frameRate == best }
+        let sameAspect = usable.filter { $0.width * height == width * $0.height }
+        let pool = sameAspect.isEmpty ? usable : sameAspect
+        let fast = pool.filter { $0.frameRate >= frameRate }
+        let exact = pool.filter { $0.width == width && $0.height == height }
+        let covering = fast.filter { $0.width >= width && $0.height >= height }
+        let area = { (mode: CameraMode) in mode.width * mode.height }
+        let group: [CameraMode]
+        let size: CameraMode
+        if let hit = exact.first(where: { $0.frameRate >= frameRate }) {
+            (group, size) = (fast, hit)
+        } else if let smallest = covering.min(by: { area($0) < area($1) }) {
+            (group, size) = (fast, smallest)
+        } else if let fastest = exact.filter({ $0.frameRate >= frameRate * Self.closeRate }).max(by: { $0.frameRate < $1.frameRate }) {
+            (group, size) = (exact.filter { $0.frameRate == fastest.frameRate }, fastest)
+        } else if let largest = fast.max(by: { area($0) < area($1) }) {
+            (group, size) = (fast, largest)
         } else {
-            pool = fast
+            let best = pool.map(\.frameRate).max()!
+            let fastest = pool.filter { $0.frameRate == best }
+            let pick = fastest.filter { $0.width >= width && $0.height >= height }.min { area($0) < area($1) }
+                ?? fastest.max { area($0) < area($1) }!
+            (group, size) = (fastest, pick)
         }
-        let size = chooseSize(pool, width: width, height: height)
-        let atSize = pool.filter { $0.width == size.0 && $0.height == size.1 }
+        let atSize = group.filter { $0.width == size.width && $0.height == size.height }
         let mode = atSize.min { a, b in
             // The lowest rate that is still fast enough (exact first), then native, then raw.
             if a.frameRate != b.frameRate { return a.frameRate < b.frameRate }
@@ -71,19 +99,25 @@ public struct CameraModeSelector: Sendable {
             return a.pixelFormat != .mjpeg && b.pixelFormat == .mjpeg
         }!
         let output = min(mode.frameRate, frameRate)
+        let fitted: VideoFit? = sameAspect.isEmpty ? fit : nil
         var summary = "camera mode: \(mode.width)x\(mode.height) \(mode.fourcc) \(output) fps"
-        if mode.width != width || mode.height != height { summary += " → scaled to \(width)x\(height)" }
-        if mode.frameRate < frameRate {
-            summary += " (the camera cannot reach the preset's \(frameRate) fps at any size; recording at \(mode.frameRate) fps)"
+        switch fitted {
+        case nil where mode.width != width || mode.height != height: summary += " → scaled to \(width)x\(height)"
+        case nil: break
+        case .crop?: summary += " → cropped to fill \(width)x\(height) (the camera has no \(Self.ratio(width, height)) mode; --fit pad shows the whole picture)"
+        case .pad?: summary += " → padded to \(width)x\(height) (the camera has no \(Self.ratio(width, height)) mode; black bars fill the rest)"
+        case .stretch?: summary += " → stretched to \(width)x\(height) (the camera has no \(Self.ratio(width, height)) mode)"
         }
-        return Choice(mode: mode, outputFrameRate: output, summary: summary)
+        if mode.frameRate < frameRate {
+            summary += " (the preset's \(frameRate) fps is not offered at this size; recording at \(mode.frameRate) fps)"
+        }
+        return Choice(mode: mode, outputFrameRate: output, fit: fitted, summary: summary)
     }
 
-    private func chooseSize(_ pool: [CameraMode], width: Int, height: Int) -> (Int, Int) {
-        if pool.contains(where: { $0.width == width && $0.height == height }) { return (width, height) }
-        let covering = pool.filter { $0.width >= width && $0.height >= height }
-        let pick = covering.min { $0.width * $0.height < $1.width * $1.height }
-            ?? pool.max { $0.width * $0.height < $1.width * $1.height }!
-        return (pick.width, pick.height)
+    /// `16:9`, `4:3`: a size's aspect ratio in lowest terms.
+    static func ratio(_ width: Int, _ height: Int) -> String {
+        var (a, b) = (width, height)
+        while b != 0 { (a, b) = (b, a % b) }
+        return "\(width / a):\(height / a)"
     }
 }

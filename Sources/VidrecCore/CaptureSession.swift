@@ -168,7 +168,7 @@ public final class CaptureSession: Sendable {
             duration: timeline.duration, droppedFrames: max(0, timeline.droppedFrames - Int64(queue.droppedVideoFrames)),
             queueDroppedFrames: Int64(queue.droppedVideoFrames), deviceSkippedFrames: timeline.sequenceGaps,
             repeatedFrames: repeated, insertedSilence: timeline.insertedSilence,
-            bytes: sink.bytesWritten)
+            droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: sink.bytesWritten)
     }
 }
 

@@ -22,6 +22,9 @@ public struct RecordingOutcome: Sendable {
     public var repeatedFrames: Int64
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
+    /// Audio frames dropped: by the capture queue when it was full, and to keep a fast
+    /// microphone clock in step.
+    public var droppedAudio: Int64 = 0
     /// Bytes in the file.
     public var bytes: Int64
 }

@@ -26,6 +26,11 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// recording from the same camera with a clear message.
     public var cameraPath: String?
     public var microphone: String?
+    /// The camera mode used (`640x480 YUYV 25 fps`), with the fit when the picture's
+    /// aspect ratio differs from the preset's (`…, crop`); `nil` for the test camera.
+    public var cameraMode: String?
+    /// The movie's frame rate: the preset's, or the camera's when it is slower.
+    public var frameRate: String?
     /// The container, which is also the file's extension.
     public var container: String
     /// When recording started, ISO 8601.
@@ -46,6 +51,9 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var repeatedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.
     public var insertedSilence: Double?
+    /// Seconds of audio dropped: by the capture queue when it was full, or to keep a
+    /// microphone whose clock runs fast in step with the video.
+    public var droppedAudio: Double?
     /// Microphone overruns recovered.
     public var overruns: Int?
     /// Why it ended, in words.

@@ -36,6 +36,17 @@ public struct RecordingStore: Sendable {
     /// The pending folder.
     public let directory: String
 
+    /// The longest name to save under, in bytes: with ` (NNNN)` and an extension it
+    /// still fits the 255 bytes a file name may have.
+    public static let maximumNameBytes = 200
+
+    /// Whether `name` can be saved under: a plain file name, not hidden, not too long.
+    /// `--as`, `--name` and the save step all check with this.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0")
+            && name.utf8.count <= maximumNameBytes
+    }
+
     /// Opens the pending area under `stateDirectory`, creating it with mode 0700.
     ///
     /// - Throws: ``StoreError/cannotWrite(path:reason:)`` when it cannot be created.
@@ -190,7 +201,7 @@ public struct RecordingStore: Sendable {
                        finalizer: any MovieFinalizing) throws -> String {
         if entry.state == .recording { throw StoreError.stillRecording(entry.id, pid: entry.sidecar.pid) }
         let name = name ?? entry.sidecar.saveName ?? "vidrec-\(entry.id)"
-        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.utf8.count < 200 else {
+        guard RecordingStore.isValidName(name) else {
             throw StoreError.invalidName(name)
         }
         if entry.state == .interrupted || FileManager.default.fileExists(atPath: entry.partialPath) {
@@ -219,7 +230,33 @@ public struct RecordingStore: Sendable {
         remove(entry)
     }
 
+    /// Records how far a running recording has come, for `vidrec status`: `ID.progress`,
+    /// replaced (write, rename) twice a second and never synced, since it is only a hint.
+    public func writeProgress(_ progress: SessionProgress, id: String) {
+        guard let data = try? JSONEncoder().encode(progress) else { return }
+        let path = directory + "/" + id + ".progress"
+        let temporary = path + ".tmp"
+        guard let fd = try? systemCall("create", temporary, {
+            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }) else { return }
+        let written = (try? data.withUnsafeBytes { try writeAll(fd, $0.baseAddress!, $0.count, temporary) }) != nil
+        close(fd)
+        if written { rename(temporary, path) } else { unlink(temporary) }
+    }
+
+    /// How far a running recording has come, as it last said.
+    public func progress(of entry: Entry) -> SessionProgress? {
+        guard let data = FileManager.default.contents(atPath: directory + "/" + entry.id + ".progress") else { return nil }
+        return try? JSONDecoder().decode(SessionProgress.self, from: data)
+    }
+
+    /// Removes the progress hint of a recording that has ended.
+    public func endProgress(id: String) {
+        unlink(directory + "/" + id + ".progress")
+    }
+
     private func remove(_ entry: Entry) {
+        endProgress(id: entry.id)
         unlink(directory + "/" + entry.id + ".json")
         unlink(entry.lockPath)
     }

@@ -1,7 +1,7 @@
 import VidrecMedia
 
-/// A snapshot of a running recording, for the status line.
-public struct SessionProgress: Sendable {
+/// A snapshot of a running recording, for the status line and `vidrec status`.
+public struct SessionProgress: Sendable, Codable, Equatable {
     /// Media time recorded so far, in seconds.
     public var elapsed: Double
     /// Video frames written.
@@ -12,4 +12,13 @@ public struct SessionProgress: Sendable {
     public var bytes: Int64
     /// Frames dropped so far (by the camera or by vidrec).
     public var droppedFrames: Int64
+
+    /// Creates a snapshot; see the properties for the meaning of each argument.
+    public init(elapsed: Double, videoFrames: Int64, framesPerSecond: Double, bytes: Int64, droppedFrames: Int64) {
+        self.elapsed = elapsed
+        self.videoFrames = videoFrames
+        self.framesPerSecond = framesPerSecond
+        self.bytes = bytes
+        self.droppedFrames = droppedFrames
+    }
 }

@@ -12,12 +12,14 @@ final class VideoStreamEncoder: StreamEncoder {
     private let frame: UnsafeMutablePointer<AVFrame>
     private var scaler: OpaquePointer?
     private var decoder: MJPEGDecoder?
+    private let fit: VideoFit
 
     /// Adds a video stream to `format` and opens its encoder.
     ///
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
     init(format: UnsafeMutablePointer<AVFormatContext>, settings: VideoEncoding) throws {
         name = settings.codec
+        fit = settings.fit
         let parts = try EncoderSetup.begin(settings.codec, in: format)
         let codec = parts.codec
         stream = parts.stream
@@ -134,22 +136,50 @@ final class VideoStreamEncoder: StreamEncoder {
             sourceFormat = input.pixelFormat.avPixelFormat!
         }
         let cc = codecContext.pointee
-        scaler = sws_getCachedContext(scaler, Int32(input.width), Int32(input.height), sourceFormat,
-                                      cc.width, cc.height, cc.pix_fmt, SWS_BILINEAR, nil, nil, nil)
+        // Fit a picture of another aspect ratio: use part of it (crop), or draw it into
+        // part of the frame with black bars (pad).
+        let (from, to) = fit.rectangles(sourceWidth: input.width, sourceHeight: input.height,
+                                        width: Int(cc.width), height: Int(cc.height))
+        try VideoStreamEncoder.offset(&source, strides: strides, format: sourceFormat, x: from.x, y: from.y)
+        var destination: [UnsafeMutablePointer<UInt8>?] = withUnsafeBytes(of: &frame.pointee.data) { data in
+            (0..<4).map { data.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>?.self) }
+        }
+        let destinationStrides: [Int32] = withUnsafeBytes(of: &frame.pointee.linesize) { sizes in
+            (0..<4).map { sizes.load(fromByteOffset: $0 * 4, as: Int32.self) }
+        }
+        if to.width != Int(cc.width) || to.height != Int(cc.height) {
+            let lines = destinationStrides.map { Int($0) }
+            try check(av_image_fill_black(&destination, lines, cc.pix_fmt, AVCOL_RANGE_MPEG, cc.width, cc.height),
+                      "av_image_fill_black", name)
+            var shifted = destination.map { $0.map { UnsafePointer($0) } }
+            try VideoStreamEncoder.offset(&shifted, strides: destinationStrides, format: cc.pix_fmt, x: to.x, y: to.y)
+            destination = shifted.map { $0.map { UnsafeMutablePointer(mutating: $0) } }
+        }
+        scaler = sws_getCachedContext(scaler, Int32(from.width), Int32(from.height), sourceFormat,
+                                      Int32(to.width), Int32(to.height), cc.pix_fmt, SWS_BILINEAR, nil, nil, nil)
         guard let scaler else {
             throw FFmpegError("sws_getCachedContext", "\(input.width)x\(input.height) \(input.pixelFormat.rawValue)",
                               code: cffmpeg_averror(EINVAL))
         }
-        let scaled = withUnsafeMutableBytes(of: &frame.pointee.data) { data in
-            withUnsafeBytes(of: &frame.pointee.linesize) { sizes in
-                sws_scale(scaler, source, strides, 0, Int32(input.height),
-                          data.baseAddress!.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self),
-                          sizes.baseAddress!.assumingMemoryBound(to: Int32.self))
-            }
-        }
+        let scaled = sws_scale(scaler, source, strides, 0, Int32(from.height), destination, destinationStrides)
         try check(scaled, "sws_scale", name)
         frame.pointee.pts = frameIndex
         return frame
+    }
+
+    /// Moves plane pointers to pixel (`x`, `y`) of a picture in `format` (even
+    /// coordinates, so that subsampled chroma planes move by whole samples).
+    static func offset(_ planes: inout [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat,
+                       x: Int, y: Int) throws(FFmpegError) {
+        guard x > 0 || y > 0 else { return }
+        var columns: [Int32] = [0, 0, 0, 0]
+        try check(av_image_fill_linesizes(&columns, format, Int32(x)), "av_image_fill_linesizes", "crop")
+        var rows: [Int] = [0, 0, 0, 0]
+        let lines = strides.map { Int($0) }
+        try check(av_image_fill_plane_sizes(&rows, format, Int32(y), lines), "av_image_fill_plane_sizes", "crop")
+        for plane in 0..<4 where planes[plane] != nil {
+            planes[plane] = planes[plane]! + rows[plane] + Int(columns[plane])
+        }
     }
 
     deinit {

@@ -24,6 +24,7 @@ public final class CaptureQueue: @unchecked Sendable {
     private var audioCount = 0
     private var videoDrops = 0
     private var audioDrops = 0
+    private var audioFramesDropped: Int64 = 0
 
     /// Creates a queue with the given bounds.
     public init(videoCapacity: Int = 8, audioCapacity: Int = 4096) {
@@ -43,8 +44,12 @@ public final class CaptureQueue: @unchecked Sendable {
         case .video:
             guard videoCount < videoCapacity else { videoDrops += 1; return false }
             videoCount += 1
-        case .audio:
-            guard audioCount < audioCapacity else { audioDrops += 1; return false }
+        case .audio(let chunk):
+            guard audioCount < audioCapacity else {
+                audioDrops += 1
+                audioFramesDropped += Int64(chunk.frameCount)
+                return false
+            }
             audioCount += 1
         case .sourceEnded:
             break
@@ -80,6 +85,9 @@ public final class CaptureQueue: @unchecked Sendable {
 
     /// Video frames dropped because the queue was full.
     public var droppedVideoFrames: Int { condition.lock(); defer { condition.unlock() }; return videoDrops }
+
+    /// Audio frames (samples per channel) in the chunks dropped because the queue was full.
+    public var droppedAudioFrames: Int64 { condition.lock(); defer { condition.unlock() }; return audioFramesDropped }
 
     /// Audio chunks dropped because the queue was full.
     public var droppedAudioChunks: Int { condition.lock(); defer { condition.unlock() }; return audioDrops }

@@ -18,6 +18,8 @@ public struct VideoEncoding: Sendable, Equatable {
     public var bitRate: Int?
     /// Frames between keyframes; at most one second's worth, so fragments stay short.
     public var keyframeInterval: Int
+    /// How camera pictures of another aspect ratio are fitted into the movie's size.
+    public var fit: VideoFit = .crop
 
     /// Creates video encoding parameters.
     public init(codec: String, width: Int, height: Int, frameRate: Rational, pixelFormat: String,

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import VidrecCore
@@ -8,11 +9,11 @@ import VidrecCore
         let manifest = AlbumManifest(stateDirectory: state.path)
         let foreign = try album.write("holiday.mp4", String(repeating: "x", count: 500))
         var files: [String] = []
+        // Saved within the same clock tick or not, the order of saving decides.
         for index in 0..<4 {
             let file = try album.write("clip\(index).mp4", String(repeating: "v", count: 100))
             try manifest.recordSave(file)
             files.append(file)
-            Thread.sleep(forTimeInterval: 0.01)
         }
         #expect(try manifest.prune(album: album.path, keep: 3, maxBytes: nil) == [files[0]])
         // 100 bytes each: 250 bytes leave room for the newest two.
@@ -21,4 +22,36 @@ import VidrecCore
         #expect(try manifest.prune(album: album.path, keep: 1, maxBytes: 1) == [files[2]], "the newest always stays")
         #expect(FileManager.default.fileExists(atPath: files[3]))
     }
+
+    @Test func twentySavesAtOnceAreAllRemembered() throws {
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let files = try (0..<20).map { try album.write("clip\($0).mp4", "v") }
+        let failures = AtomicCounter()
+        let statePath = state.path
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            // Each save opens the manifest on its own, as separate processes would.
+            do { try AlbumManifest(stateDirectory: statePath).recordSave(files[index]) } catch { failures.increment() }
+        }
+        #expect(failures.value == 0)
+        let saved = try AlbumManifest(stateDirectory: state.path).savedFiles(album: album.path)
+        #expect(Set(saved) == Set(files.map { ($0 as NSString).lastPathComponent }), "\(saved.count) of 20 remembered")
+    }
+
+    @Test func aDamagedManifestIsMovedAsideNotSilentlyEmptied() throws {
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let damaged = try state.write("albums.json", "{ not json")
+        let file = try album.write("clip.mp4", "v")
+        try AlbumManifest(stateDirectory: state.path).recordSave(file)
+        #expect(try String(contentsOfFile: damaged + ".damaged", encoding: .utf8) == "{ not json")
+        #expect(try AlbumManifest(stateDirectory: state.path).savedFiles(album: album.path) == ["clip.mp4"])
+    }
+}
+
+/// A counter shared by the threads of `concurrentPerform`.
+final class AtomicCounter: @unchecked Sendable {
+    // Guarded by `lock`; that is why this is @unchecked Sendable.
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -64,4 +64,49 @@ import VidrecMedia
             try selector.choose(from: exotic, width: 640, height: 480, frameRate: Rational(30), format: nil, camera: "c")
         }
     }
+
+    @Test func thePresetsAspectRatioIsPreferredOverAFasterModeOfAnother() throws {
+        // vivid: 640x480 at 25 fps at most, 640x360 at 30. A 4:3 preset gets 4:3 pictures
+        // at the camera's real rate, never 16:9 ones stretched.
+        let choice = try selector.choose(from: Self.webcam.filter { $0.fourcc == "YUYV" }, width: 640, height: 480,
+                                         frameRate: Rational(30), format: nil, camera: "cam")
+        #expect(choice.mode == CameraMode(fourcc: "YUYV", width: 640, height: 480, frameRate: Rational(25)))
+        #expect(choice.outputFrameRate == Rational(25))
+        #expect(choice.fit == nil)
+        #expect(choice.summary == "camera mode: 640x480 YUYV 25 fps (the preset's 30 fps is not offered at this size; recording at 25 fps)")
+    }
+
+    @Test func aMuchSlowerExactSizeLosesToTheSameAspectAtTheFullRate() throws {
+        // 1280x720 only at 12.5 fps: 640x360 at 30 fps, scaled (same 16:9) is better.
+        let choice = try selector.choose(from: Self.webcam.filter { $0.fourcc == "YUYV" }, width: 1280, height: 720,
+                                         frameRate: Rational(30), format: nil, camera: "cam")
+        #expect(choice.mode == CameraMode(fourcc: "YUYV", width: 640, height: 360, frameRate: Rational(30)))
+        #expect(choice.summary == "camera mode: 640x360 YUYV 30 fps → scaled to 1280x720")
+    }
+
+    @Test(arguments: [(VideoFit.crop, "cropped to fill"), (.pad, "padded to"), (.stretch, "stretched to")])
+    func withNoModeOfThePresetsAspectThePictureIsFittedAsAsked(fit: VideoFit, words: String) throws {
+        let fourThree = [CameraMode(fourcc: "YUYV", width: 640, height: 480, frameRate: Rational(30)),
+                         CameraMode(fourcc: "YUYV", width: 1280, height: 960, frameRate: Rational(15))]
+        let choice = try selector.choose(from: fourThree, width: 640, height: 360, frameRate: Rational(30), format: nil,
+                                         fit: fit, camera: "cam")
+        #expect(choice.mode == fourThree[0])
+        #expect(choice.fit == fit)
+        #expect(choice.summary.hasPrefix("camera mode: 640x480 YUYV 30 fps → \(words) 640x360 (the camera has no 16:9 mode"), "\(choice.summary)")
+    }
+
+    @Test func cropUsesTheMiddleOfTheCameraPictureAndPadCentresIt() {
+        // 4:3 camera into a 16:9 movie.
+        let crop = VideoFit.crop.rectangles(sourceWidth: 640, sourceHeight: 480, width: 640, height: 360)
+        #expect(crop.source == (0, 60, 640, 360) && crop.destination == (0, 0, 640, 360))
+        let pad = VideoFit.pad.rectangles(sourceWidth: 640, sourceHeight: 480, width: 640, height: 360)
+        #expect(pad.source == (0, 0, 640, 480) && pad.destination == (80, 0, 480, 360))
+        // 16:9 camera into a square movie.
+        let square = VideoFit.crop.rectangles(sourceWidth: 640, sourceHeight: 360, width: 360, height: 360)
+        #expect(square.source == (140, 0, 360, 360))
+        let bars = VideoFit.pad.rectangles(sourceWidth: 640, sourceHeight: 360, width: 360, height: 360)
+        #expect(bars.destination == (0, 78, 360, 202))
+        let same = VideoFit.crop.rectangles(sourceWidth: 1280, sourceHeight: 720, width: 640, height: 360)
+        #expect(same.source == (0, 0, 1280, 720) && same.destination == (0, 0, 640, 360), "same aspect: nothing cut")
+    }
 }

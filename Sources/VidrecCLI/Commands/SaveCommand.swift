@@ -31,8 +31,8 @@ struct SaveCommand: VidrecCommand {
     /// Checks `--as` (or an expanded `--name`): a plain file name, no folders, not hidden.
     static func validatedName(_ name: String?, option: String = "--as <name>") throws(ParserError) -> String? {
         guard let name else { return nil }
-        if name.isEmpty || name.contains("/") || name.hasPrefix(".") || name.utf8.count > 200 || name.contains("\0") {
-            throw .invalidValue(name, for: option, reason: "give a plain file name without '/' that does not start with '.'")
+        if !RecordingStore.isValidName(name) {
+            throw .invalidValue(name, for: option, reason: "give a plain file name of at most \(RecordingStore.maximumNameBytes) bytes, without '/', that does not start with '.'")
         }
         return name
     }

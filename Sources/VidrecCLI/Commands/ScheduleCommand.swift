@@ -8,9 +8,12 @@ struct ScheduleCommand: VidrecCommand {
         name: "schedule",
         abstract: "Print the crontab line that records on a schedule (or install it).",
         discussion: """
-        Example: vidrec schedule '*/15 * * * *' -- --quality low --max 60 --save. The start \
-        options are checked now. Every argument is quoted for the shell cron uses, and '%' is \
-        escaped. With --install, the line is added to your crontab through 'crontab -'.
+        Example: vidrec schedule '*/15 * * * *' -- --quality low --max 60 --save. The cron \
+        fields and the start options are checked now. Every argument is quoted for the shell \
+        cron uses, and '%' is escaped. The job runs with --quiet: it prints nothing when all \
+        goes well, and one line on stderr when it fails, which cron mails to you; everything \
+        goes to --log (default: ~/.local/state/vidrec/cron.log). With --install, the line is \
+        added to your crontab through 'crontab -'.
         """,
         arguments: [
             .positional("cron-spec", optional: false, help: "Five cron fields: minute hour day-of-month month day-of-week."),
@@ -26,13 +29,10 @@ struct ScheduleCommand: VidrecCommand {
         cronSpec = arguments.positionals["cron-spec"] ?? ""
         install = arguments.has("install")
         startArguments = arguments.rest
-        let fields = cronSpec.split(separator: " ", omittingEmptySubsequences: true)
-        let special = ["@hourly", "@daily", "@weekly", "@monthly", "@yearly", "@reboot"]
-        let allowed = Set("0123456789*/,-")
-        let valid = special.contains(cronSpec)
-            || (fields.count == 5 && fields.allSatisfy { !$0.isEmpty && $0.allSatisfy { allowed.contains($0) || $0.isLetter } })
-        guard valid else {
-            throw .invalidValue(cronSpec, for: "<cron-spec>", reason: "give five cron fields in quotes, such as '*/15 * * * *', or @hourly")
+        do {
+            cronSpec = try CronSpec(cronSpec).text
+        } catch {
+            throw .invalidValue(cronSpec, for: "<cron-spec>", reason: error.reason)
         }
         // The options must be ones 'vidrec start' accepts.
         let parsed = try CommandLineParser(spec: StartCommand.spec).parse(startArguments)
@@ -49,9 +49,7 @@ struct ScheduleCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let binary = URL(fileURLWithPath: context.executable).standardizedFileURL.path
-        let log = context.paths.stateDirectory + "/cron.log"
-        let command = ([binary, "start"] + startArguments + ["--log", log]).map(ScheduleCommand.quote).joined(separator: " ")
-        let line = "\(cronSpec) \(command) >/dev/null 2>&1"
+        let line = "\(cronSpec) \(ScheduleCommand.command(binary: binary, startArguments, defaultLog: context.paths.stateDirectory + "/cron.log"))"
         guard install else {
             context.out(line + "\n")
             return .success
@@ -76,6 +74,17 @@ struct ScheduleCommand: VidrecCommand {
         context.err("vidrec: added to your crontab\n")
         context.out(line + "\n")
         return .success
+    }
+
+    /// The command part of the crontab line: quiet on success (cron mails only what a
+    /// failure prints, one line on stderr), everything in the log: the user's `--log`
+    /// if given, else `defaultLog`.
+    static func command(binary: String, _ startArguments: [String], defaultLog: String) -> String {
+        var arguments = startArguments
+        let hasLog = arguments.contains { $0 == "--log" || $0.hasPrefix("--log=") }
+        if !hasLog { arguments += ["--log", defaultLog] }
+        if !arguments.contains("--quiet") { arguments.append("--quiet") }
+        return ([binary, "start"] + arguments).map(ScheduleCommand.quote).joined(separator: " ")
     }
 
     /// Runs crontab directly (no shell), feeding `input` on its standard input.

@@ -9,15 +9,17 @@ import VidrecV4L2
 enum SourceFactory {
     /// The camera (`nil`: the test camera), and the preset adjusted to what it can do
     /// (frame rate).
-    static func camera(_ description: CameraDescription?, format: PixelFormat?, preset: inout Preset,
-                       report: (String) -> Void) throws -> any VideoCaptureSource {
+    static func camera(_ description: CameraDescription?, format: PixelFormat?, fit: VideoFit, preset: inout Preset,
+                       report: (String) -> Void) throws -> (source: any VideoCaptureSource, mode: String?) {
         var video = preset.settings.video
         guard let description else {
-            return TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate)
+            return (TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate), nil)
         }
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
-                                                     frameRate: video.frameRate, format: format, camera: description.path)
+                                                     frameRate: video.frameRate, format: format, fit: fit, camera: description.path)
         let camera = try V4L2Camera(description, mode: choice.mode)
+        video.fit = choice.fit ?? fit
+        preset.settings.video.fit = video.fit
         // The driver may round the rate it was asked for.
         let output = min(camera.videoFormat.frameRate, video.frameRate)
         if output != video.frameRate {
@@ -27,7 +29,7 @@ enum SourceFactory {
             preset.settings.video = video
         }
         report(choice.summary)
-        return camera
+        return (camera, choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
     }
 
     /// The microphone (`nil` for none, or when the preset has no audio).

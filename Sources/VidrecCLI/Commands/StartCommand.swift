@@ -21,6 +21,7 @@ struct StartCommand: VidrecCommand {
         arguments: [
             .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
             .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+            .option("fit", value: "how", help: "How to fit a camera picture of another aspect ratio: crop (fill, cutting the edges), pad (black bars) or stretch. (default: crop)"),
             .option("mic", value: "mic", help: "A microphone: an ALSA name (default, hw:1,0, plughw:…), an index from 'vidrec devices', 'test' for a 1 kHz tone, or 'none'. (default: default)"),
             .option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)"),
             .option("max", value: "seconds", help: "Stop after exactly this much media time, such as 30 or 2.5."),
@@ -33,10 +34,12 @@ struct StartCommand: VidrecCommand {
             .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
             .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
+            .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
         ])
 
     var camera: String
     var cameraFormat: PixelFormat?
+    var fit: VideoFit
     var microphone: String
     var quality: String
     var limit: DurationLimit?
@@ -49,11 +52,17 @@ struct StartCommand: VidrecCommand {
     var keep: Int?
     var albumMaxSize: Int64?
     var logPath: String?
+    var quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
         microphone = arguments[option: "mic"] ?? "default"
         quality = arguments[option: "quality"] ?? "medium"
+        let fitText = arguments[option: "fit"] ?? "crop"
+        guard let fit = VideoFit(rawValue: fitText) else {
+            throw .invalidValue(fitText, for: "--fit <how>", reason: "use crop, pad or stretch")
+        }
+        self.fit = fit
         if let text = arguments[option: "camera-format"] {
             guard let format = PixelFormat(rawValue: text.uppercased()) else {
                 throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -88,6 +97,7 @@ struct StartCommand: VidrecCommand {
         }
         albumMaxSize = try StartCommand.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 100_000)
         logPath = arguments[option: "log"]
+        quiet = arguments.has("quiet")
         for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
         where given && !save {
             throw .conflicting(synopsis, "a recording that is not saved; add --save")
@@ -106,19 +116,30 @@ struct StartCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let log = try logPath.map { try LogFile(path: ($0 as NSString).expandingTildeInPath) }
+        // With --quiet, only failures reach stderr (cron mails what a job prints);
+        // the log gets everything.
         var logged = context
-        if let log {
-            logged.err = { text in context.err(text); log.write(text) }
+        let quiet = quiet
+        logged.err = { text in
+            if !quiet { context.err(text) }
+            log?.write(text)
+        }
+        if quiet { logged.out = { _ in } }
+        let failure: @Sendable (String) -> Void = { text in
+            context.err(text)
+            log?.write(text)
         }
         do {
-            return try record(logged)
+            // The live status line goes to the terminal only, never to the log.
+            return try record(logged, failure: failure, terminal: quiet || !context.errIsTerminal ? nil : context.err)
         } catch {
             log?.write("Error: \(RuntimeFailure.classify(error).message)")
             throw error
         }
     }
 
-    private func record(_ context: CommandContext) throws -> ExitCode {
+    private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
+                        terminal: (@Sendable (String) -> Void)?) throws -> ExitCode {
         var preset = try context.presetLibrary.preset(named: quality)
         let store = try context.store()
         let album = context.album(albumPath)
@@ -133,7 +154,9 @@ struct StartCommand: VidrecCommand {
         // Before any thread exists (x264 and the capture threads inherit the mask).
         SignalWatcher.blockSignals()
         let audio = try SourceFactory.microphone(microphone, preset: preset)
-        let video = try SourceFactory.camera(description, format: cameraFormat, preset: &preset) { context.err("vidrec: \($0)\n") }
+        let (video, cameraMode) = try SourceFactory.camera(description, format: cameraFormat, fit: fit, preset: &preset) {
+            context.err("vidrec: \($0)\n")
+        }
         if audio == nil { preset.settings.audio = nil }
 
         let started = Date()
@@ -144,6 +167,8 @@ struct StartCommand: VidrecCommand {
                 microphone: audio?.displayName, container: preset.settings.container, startTime: started,
                 pid: getpid(), maxDuration: limit?.seconds.doubleValue)
             sidecar.cameraPath = description?.path
+            sidecar.cameraMode = cameraMode
+            sidecar.frameRate = "\(preset.settings.video.frameRate)"
             sidecar.saveName = name
             return sidecar
         }
@@ -166,8 +191,10 @@ struct StartCommand: VidrecCommand {
             let count = interrupts.add(1, ordering: .sequentiallyConsistent).newValue
             if count == 1 {
                 session.requestStop()
+                let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
+                context.err((context.errIsTerminal ? "\r\u{1B}[K" : "") + "vidrec: stopping (\(name)); finishing the file" + (signal == SIGINT ? " (Ctrl-C again aborts)" : "") + "\n")
             } else if signal == SIGINT {
-                context.err("\nvidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it\n")
+                report("\nvidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it\n")
                 _exit(ExitCode.aborted.rawValue)
             }
         }
@@ -175,9 +202,13 @@ struct StartCommand: VidrecCommand {
         let sources = [video.displayName, audio?.displayName].compactMap { $0 }.joined(separator: " + ")
         let until = limit.map { "for \($0)" } ?? "until stopped"
         context.err("vidrec: recording \(entry.id) (\(preset.name): \(preset.resolvedDescription)) from \(sources), \(until)\n")
-        let status = StatusLine(enabled: context.errIsTerminal, limit: limit, write: context.err)
-        let outcome = try session.run(into: output, progress: status.update)
+        let status = StatusLine(enabled: terminal != nil, limit: limit, write: terminal ?? { _ in })
+        let outcome = try session.run(into: output) { progress in
+            status.update(progress)
+            store.writeProgress(progress, id: entry.id)
+        }
         status.clear()
+        store.endProgress(id: entry.id)
 
         // Finalize the fragments into an indexed movie, then record the result.
         var finalizeError: (any Error)?
@@ -190,6 +221,7 @@ struct StartCommand: VidrecCommand {
         sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
         sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.insertedSilence = audio.map { Double(outcome.insertedSilence) / Double($0.audioFormat.sampleRate) }
+        sidecar.droppedAudio = audio.map { Double(outcome.droppedAudio) / Double($0.audioFormat.sampleRate) }
         sidecar.overruns = overruns
         sidecar.endReason = outcome.reason.message
         // On a full disk even the sidecar may not fit; the recording then reads as
@@ -202,16 +234,16 @@ struct StartCommand: VidrecCommand {
         let summary = StartCommand.summary(outcome, audio: audio, overruns: overruns)
         if let error = outcome.error {
             let (message, code) = RuntimeFailure.classify(error)
-            context.err("vidrec: recording \(entry.id) failed: \(message) (\(summary); kept in pending)\n")
+            report("vidrec: recording \(entry.id) failed: \(message) (\(summary); kept in pending)\n")
             return code
         }
         if let finalizeError {
             let (message, code) = RuntimeFailure.classify(finalizeError)
-            context.err("vidrec: recording \(entry.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n")
+            report("vidrec: recording \(entry.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n")
             return code == .failure ? .ioError : code
         }
         if case .lowDiskSpace = outcome.reason {
-            context.err("vidrec: recording \(entry.id) \(outcome.reason.message) (\(summary); kept in pending)\n")
+            report("vidrec: recording \(entry.id) \(outcome.reason.message) (\(summary); kept in pending)\n")
             return .ioError
         }
         context.err("vidrec: \(outcome.reason.message): \(summary)\n")
@@ -237,6 +269,10 @@ struct StartCommand: VidrecCommand {
         if outcome.insertedSilence > 0, let audio {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps",
                               Double(outcome.insertedSilence) / Double(audio.audioFormat.sampleRate))
+        }
+        if outcome.droppedAudio > 0, let audio {
+            summary += String(format: ", %.2f s of audio dropped (a full queue or a fast microphone clock)",
+                              Double(outcome.droppedAudio) / Double(audio.audioFormat.sampleRate))
         }
         return summary + ", \(ByteCount.format(outcome.bytes))"
     }

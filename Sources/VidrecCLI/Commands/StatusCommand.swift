@@ -5,23 +5,45 @@ import VidrecCore
 struct StatusCommand: VidrecCommand {
     static let spec = CommandSpec(
         name: "status",
-        abstract: "Show the running recording, if any, and how many are pending.",
-        discussion: "",
-        arguments: [])
+        abstract: "Show the running recordings, if any, and how many are pending.",
+        discussion: "For each running recording: how much it has recorded (media time, frames, size), as it reported within the last half second.",
+        arguments: [.flag("json", help: "Print the running recordings as JSON, for scripts.")])
 
-    init(_ arguments: ParsedArguments) throws(ParserError) {}
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        json = arguments.has("json")
+    }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let entries = try context.store().list()
+        let store = try context.store()
+        let entries = store.list()
         let running = entries.filter { $0.state == .recording }
+        if json {
+            let rows: [[String: Any]] = running.map { entry in
+                let progress = store.progress(of: entry)
+                var row: [String: Any] = [
+                    "id": entry.id, "pid": Int(entry.sidecar.pid), "preset": entry.sidecar.preset,
+                    "camera": entry.sidecar.camera, "startTime": entry.sidecar.startTime,
+                    "duration": progress?.elapsed ?? 0, "videoFrames": progress?.videoFrames ?? 0,
+                    "droppedFrames": progress?.droppedFrames ?? 0, "bytes": entry.bytes,
+                ]
+                if let limit = entry.sidecar.maxDuration { row["maxDuration"] = limit }
+                return row
+            }
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
+            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            return .success
+        }
         if running.isEmpty {
             context.out("not recording\n")
         }
         for entry in running {
-            let started = ISO8601DateFormatter().date(from: entry.sidecar.startTime)
-            let elapsed = started.map { String(format: "%.0f s", Date().timeIntervalSince($0)) } ?? "?"
+            let progress = store.progress(of: entry)
+            let recorded = String(format: "%.1f s", progress?.elapsed ?? 0)
             let limit = entry.sidecar.maxDuration.map { String(format: " of %g s", $0) } ?? ""
-            context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(elapsed)\(limit), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\n")
+            let frames = progress.map { ", \($0.videoFrames) frames" } ?? ""
+            context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\n")
         }
         let waiting = entries.count - running.count
         context.out("\(waiting) pending recording\(waiting == 1 ? "" : "s")" + (waiting > 0 ? " (see 'vidrec pending')" : "") + "\n")

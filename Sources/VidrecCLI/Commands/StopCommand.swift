@@ -12,15 +12,19 @@ struct StopCommand: VidrecCommand {
         holds and /proc, that it is a vidrec recording, then waits for it to finish.
         """,
         arguments: [
-            .positional("id", optional: true, help: "The recording to stop, if several are running."),
+            .positional("id", optional: true, help: "The recording to stop; needed when several are running."),
+            .flag("all", help: "Stop every running recording."),
             .option("timeout", value: "seconds", help: "How long to wait for the file to be final. (default: 60)"),
         ])
 
     var id: String?
+    var all: Bool
     var timeout: Double
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         id = arguments.positionals["id"]
+        all = arguments.has("all")
+        if id != nil, all { throw .conflicting("<id>", "--all") }
         timeout = 60
         if let text = arguments[option: "timeout"] {
             guard let value = Double(text), value > 0, value <= 3600 else {
@@ -44,6 +48,10 @@ struct StopCommand: VidrecCommand {
         }
         guard !targets.isEmpty else {
             throw CLIError("no recording in progress; start one with 'vidrec start'", .noInput)
+        }
+        if targets.count > 1, !all {
+            let list = targets.map { "\($0.id) (\($0.sidecar.camera), pid \($0.sidecar.pid))" }.joined(separator: ", ")
+            throw CLIError("\(targets.count) recordings are running: \(list); say which with 'vidrec stop ID', or stop them all with --all", .usage)
         }
         for entry in targets {
             let pid = entry.sidecar.pid
