@@ -17,6 +17,7 @@ public struct MovieInfo: Sendable {
 
     /// The streams, in file order.
     public var streams: [Stream]
-    /// The longest stream's duration, in seconds: how much of the file plays.
-    public var playableDuration: Double { streams.map(\.duration).max() ?? 0 }
+    /// How much of the file plays with both sound and picture, in seconds: the shortest
+    /// stream's duration (recovering a crashed recording trims the streams to it).
+    public var playableDuration: Double { streams.filter { $0.packets > 0 }.map(\.duration).min() ?? 0 }
 }

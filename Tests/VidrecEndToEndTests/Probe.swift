@@ -129,6 +129,46 @@ enum Probe {
         }
     }
 
+    /// Both streams end together: their durations differ by at most one video frame
+    /// (plus the one AAC packet that audio durations are rounded up to).
+    static func expectStreamsEndTogether(_ file: String, frameRate: Double,
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let streams = try Probe.streams(file)
+        let video = try #require(streams.first { $0.kind == "video" }?.duration, sourceLocation: sourceLocation)
+        let audio = try #require(streams.first { $0.kind == "audio" }?.duration, sourceLocation: sourceLocation)
+        #expect(abs(video - audio) <= 1 / frameRate + 1024.0 / 48000, "video \(video) s, audio \(audio) s",
+                sourceLocation: sourceLocation)
+    }
+
+    /// The amplitude and phase of `frequency` in each block of `block` samples, measured
+    /// against one clock that runs through the whole file: in a clean tone the phase
+    /// stays the same from block to block; a cut or an inserted piece shifts it.
+    static func toneBlocks(_ samples: [Int16], frequency: Double, rate: Int, block: Int = 960) -> [(amplitude: Double, phase: Double)] {
+        (0..<(samples.count / block)).map { b in
+            var (s, c) = (0.0, 0.0)
+            for i in (b * block)..<((b + 1) * block) {
+                let w = 2 * Double.pi * frequency * Double(i) / Double(rate)
+                s += Double(samples[i]) * sin(w)
+                c += Double(samples[i]) * cos(w)
+            }
+            return (2 * (s * s + c * c).squareRoot() / Double(block), atan2(c, s))
+        }
+    }
+
+    /// Indexes of blocks whose phase jumps against the previous block (by more than
+    /// `tolerance` radians) while both hold the tone.
+    static func phaseJumps(_ blocks: [(amplitude: Double, phase: Double)], minimumAmplitude: Double = 1000,
+                           tolerance: Double = 0.3) -> [Int] {
+        guard blocks.count > 1 else { return [] }
+        return (1..<blocks.count).filter { b in
+            guard blocks[b].amplitude >= minimumAmplitude, blocks[b - 1].amplitude >= minimumAmplitude else { return false }
+            var d = blocks[b].phase - blocks[b - 1].phase
+            while d > Double.pi { d -= 2 * Double.pi }
+            while d < -Double.pi { d += 2 * Double.pi }
+            return abs(d) > tolerance
+        }
+    }
+
     /// The top-level boxes of an MP4 file, in order (`ftyp`, `moov`, `mdat`, …).
     static func topLevelBoxes(_ file: String) throws -> [String] {
         let handle = try #require(FileHandle(forReadingAtPath: file))

@@ -84,12 +84,11 @@ extension EndToEndTests {
 
         @Test func killNineLeavesAPendingFileThatPlaysToWithinOneSecondOfTheKill() throws {
             let home = try Home()
-            let child = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "640x480", "--max", "20"], home: home.path)
+            let child = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "640x480"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
-            let started = Date()
-            Thread.sleep(forTimeInterval: 4)
+            // At least this much had been recorded when the kill came.
+            let recorded = try #require(try child.waitUntilRecorded(3))
             child.signal(SIGKILL)
-            let recorded = Date().timeIntervalSince(started)
             _ = child.wait()
             let partial = try #require(home.files(in: home.pending, ending: ".partial.mp4").first)
             let rows = try home.pendingRows()
@@ -105,8 +104,9 @@ extension EndToEndTests {
             #expect(save.code == 0, "\(save.err)")
             let saved = save.out.trimmingCharacters(in: .newlines)
             #expect(try Probe.topLevelBoxes(saved).prefix(2) == ["ftyp", "moov"])
-            #expect(try Probe.decodedFrameCount(saved) == frames)
+            #expect(try Probe.decodedFrameCount(saved) <= frames, "at most the frames that played")
             #expect(abs(try Probe.formatDuration(saved) - playable) < 0.1)
+            try Probe.expectStreamsEndTogether(saved, frameRate: 30)
         }
 
         @Test(arguments: [("stop", 0), ("SIGTERM", 0), ("SIGINT", 0)])
@@ -114,7 +114,7 @@ extension EndToEndTests {
             let home = try Home()
             let child = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "low"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
-            Thread.sleep(forTimeInterval: 2.5)
+            try child.waitUntilRecorded(2)
             switch how {
             case "stop":
                 let stop = try VidrecProcess.run(["stop"], home: home.path)
@@ -131,8 +131,9 @@ extension EndToEndTests {
             let streams = try Probe.streams(file)
             let video = try #require(streams.first { $0.kind == "video" }?.duration)
             let audio = try #require(streams.first { $0.kind == "audio" }?.duration)
-            #expect(video > 2)
+            #expect(video >= 2)
             #expect(abs(video - audio) <= 1.0 / 15 + 1024.0 / 48000, "video \(video) s, audio \(audio) s")
+            if how != "stop" { #expect(result.err.contains("vidrec: stopping (\(how)); finishing the file")) }
         }
 
         @Test func otherCodecsAndContainersRecordToo() throws {

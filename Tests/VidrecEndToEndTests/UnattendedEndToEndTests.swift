@@ -17,9 +17,7 @@ extension EndToEndTests {
             let size = try #require(try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int)
             #expect(size <= 200_000)
             #expect(size >= 100_000, "the limit is used, not wasted: \(size) bytes")
-            let streams = try Probe.streams(saved)
-            let video = try #require(streams[0].duration), audio = try #require(streams[1].duration)
-            #expect(abs(video - audio) <= 1.0 / 30 + 1024.0 / 48000, "both streams end together")
+            try Probe.expectStreamsEndTogether(saved, frameRate: 30)
         }
 
         @Test func aFreeSpaceFloorAboveWhatIsFreeRefusesToStart() throws {
@@ -66,7 +64,7 @@ extension EndToEndTests {
             #expect(printed.code == 0, "\(printed.err)")
             let line = printed.out.trimmingCharacters(in: .newlines)
             #expect(line.hasPrefix("*/15 * * * * \(VidrecProcess.binary) start --quality low --max 60 --save --name 'door \\%H\\%M' --log "))
-            #expect(line.hasSuffix("/.local/state/vidrec/cron.log >/dev/null 2>&1"))
+            #expect(line.hasSuffix("/.local/state/vidrec/cron.log --quiet"), "quiet on success, nothing thrown away: \(line)")
 
             // A stand-in crontab program that keeps the table in a file, so the test never
             // touches the machine's real crontab.
@@ -86,11 +84,78 @@ extension EndToEndTests {
             #expect(lines[1].hasPrefix("@hourly \(VidrecProcess.binary) start --quality low --max 5 --log "))
         }
 
+        /// The printed line, run the way cron runs it (its own minimal environment, sh,
+        /// `\%` turned back into `%`): it records, saves, prints nothing when all goes
+        /// well and one line on stderr when it fails, and logs everything.
+        @Test func aScheduledLineRunsAsCronRunsItQuietlyUnlessItFails() throws {
+            let home = try Home()
+            let log = home.path + "/mine.log"
+            let printed = try VidrecProcess.run(["schedule", "*/5 * * * mon-fri", "--", "--camera", "test", "--mic", "test", "--quality", "low",
+                                                 "--max", "1", "--save", "--name", "door-%H%M%S", "--log", log], home: home.path)
+            #expect(printed.code == 0, "\(printed.err)")
+            let line = printed.out.trimmingCharacters(in: .newlines)
+            #expect(line.components(separatedBy: " --log ").count == 2, "one --log, the user's: \(line)")
+            let command = line.split(separator: " ", maxSplits: 5).last.map(String.init)!.replacingOccurrences(of: "\\%", with: "%")
+            let cron = Process()
+            cron.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            cron.arguments = ["-i", "HOME=\(home.path)", "PATH=/usr/bin:/bin", "/bin/sh", "-c", command]
+            let out = Pipe(), err = Pipe()
+            (cron.standardOutput, cron.standardError, cron.standardInput) = (out, err, FileHandle.nullDevice)
+            try cron.run()
+            let printedOut = out.fileHandleForReading.readDataToEndOfFile(), printedErr = err.fileHandleForReading.readDataToEndOfFile()
+            cron.waitUntilExit()
+            #expect(cron.terminationStatus == 0, "\(String(decoding: printedErr, as: UTF8.self))")
+            #expect(printedOut.isEmpty && printedErr.isEmpty, "nothing for cron to mail on success")
+            let saved = home.files(in: home.album, ending: ".mp4")
+            #expect(saved.count == 1 && saved[0].contains("/door-"), "\(saved)")
+            #expect(try Probe.decodedFrameCount(saved[0]) == 15)
+            let logged = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(logged.contains("reached maximum duration (1 s)") && logged.contains(saved[0]), "\(logged)")
+
+            // A failure (the album is a file) prints one line on stderr, which cron mails.
+            try FileManager.default.removeItem(atPath: home.album)
+            try "not a folder".write(toFile: home.album, atomically: true, encoding: .utf8)
+            let failing = Process()
+            failing.executableURL = cron.executableURL
+            failing.arguments = cron.arguments
+            let failErr = Pipe()
+            (failing.standardOutput, failing.standardError, failing.standardInput) = (FileHandle.nullDevice, failErr, FileHandle.nullDevice)
+            try failing.run()
+            let text = String(decoding: failErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            failing.waitUntilExit()
+            #expect(failing.terminationStatus == 73)
+            #expect(text.hasPrefix("Error: album ") && text.split(separator: "\n").count == 1, "\(text)")
+        }
+
+        @Test func aNameOfTwoHundredBytesIsAcceptedAndSaved() throws {
+            let home = try Home()
+            let name = String(repeating: "n", count: 200)
+            let result = try VidrecProcess.run(Self.start + ["--quality", "low", "--max", "0.5", "--save", "--as", name], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.out == home.album + "/\(name).mp4\n")
+        }
+
+        @Test func stopAsksWhichWhenSeveralAreRunningAndAllStopsThemAll() throws {
+            let home = try Home()
+            let first = try VidrecProcess(["start", "--camera", "test", "--mic", "none", "--quality", "low"], home: home.path)
+            let second = try VidrecProcess(["start", "--camera", "test", "--mic", "none", "--quality", "low"], home: home.path)
+            try first.waitUntilRecorded(0.5)
+            try second.waitUntilRecorded(0.5)
+            let ask = try VidrecProcess.run(["stop"], home: home.path)
+            #expect(ask.code == 64)
+            #expect(ask.err.hasPrefix("Error: 2 recordings are running: ") && ask.err.contains("say which with 'vidrec stop ID', or stop them all with --all"), "\(ask.err)")
+            #expect(first.process.isRunning && second.process.isRunning, "nothing was stopped")
+            let all = try VidrecProcess.run(["stop", "--all"], home: home.path)
+            #expect(all.code == 0, "\(all.err)")
+            #expect(all.out.split(separator: "\n").count == 2)
+            #expect(first.wait().code == 0 && second.wait().code == 0)
+        }
+
         @Test func recoverTurnsAKilledRecordingIntoAFinishedOne() throws {
             let home = try Home()
             let child = try VidrecProcess(Self.start + ["--quality", "low"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
-            Thread.sleep(forTimeInterval: 2.5)
+            try child.waitUntilRecorded(2)
             child.signal(SIGKILL)
             _ = child.wait()
             let recover = try VidrecProcess.run(["recover"], home: home.path)
@@ -103,6 +168,9 @@ extension EndToEndTests {
             #expect(try Probe.topLevelBoxes(file).prefix(2) == ["ftyp", "moov"])
             #expect(try Probe.decodedFrameCount(file) >= 15)
             #expect(home.files(in: home.pending, ending: ".lock").isEmpty, "the stale lock is cleared")
+            // The last fragment may hold more of one stream: recovery trims both to their
+            // common end, as a stopped recording ends.
+            try Probe.expectStreamsEndTogether(file, frameRate: 15)
         }
 
         @Test func aBackgroundJobWithSIGINTIgnoredStillStopsOnSIGINTAndStop() throws {
@@ -115,21 +183,19 @@ extension EndToEndTests {
             shell.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
             shell.standardError = FileHandle.nullDevice
             try shell.run()
-            var pid: Int32 = 0
-            for _ in 0..<100 where pid == 0 {
-                Thread.sleep(forTimeInterval: 0.1)
-                if let sidecar = home.files(in: home.pending, ending: ".json").first,
-                   let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any] {
-                    pid = json["pid"] as? Int32 ?? 0
-                }
-            }
-            try #require(pid > 0)
+            // The recording's PID, once its sidecar exists.
+            let pid = try #require(Poll.until { () -> Int32? in
+                guard let sidecar = home.files(in: home.pending, ending: ".json").first,
+                      let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any]
+                else { return nil }
+                return json["pid"] as? Int32
+            })
             // vidrec reset the disposition it inherited: SIGINT is no longer ignored.
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
             let ignoredMask = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
                 .flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
             #expect(ignoredMask.map { $0 & (1 << (UInt64(SIGINT) - 1)) == 0 } == true, "SigIgn: \(String(describing: ignoredMask))")
-            Thread.sleep(forTimeInterval: 1.5)
+            try Home.waitUntilRecorded(1, pid: pid, home: home.path) { shell.isRunning }
             kill(pid, SIGINT)
             shell.waitUntilExit()
             #expect(shell.terminationStatus == 0)
@@ -148,7 +214,14 @@ extension EndToEndTests {
             holder.arguments = [pending + "/20260101-000000.lock", "sleep", "30"]
             try holder.run()
             defer { holder.terminate() }
-            Thread.sleep(forTimeInterval: 0.3)
+            // Once flock holds the lock, a shared lock cannot be taken.
+            let lockPath = pending + "/20260101-000000.lock"
+            try #require(Poll.until { () -> Bool? in
+                let fd = open(lockPath, O_RDONLY)
+                guard fd >= 0 else { return nil }
+                defer { close(fd) }
+                return flock(fd, LOCK_SH | LOCK_NB) != 0 ? true : nil
+            } == true)
             let sidecar = """
             {"id": "20260101-000000", "preset": "low", "presetFile": "", "camera": "test pattern", "container": "mp4",
              "startTime": "2026-01-01T00:00:00Z", "state": "recording", "pid": \(holder.processIdentifier)}
@@ -171,6 +244,8 @@ extension EndToEndTests {
             let original = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let frames = try Probe.decodedFrameCount(original)
             var saved = false
+            // Each round kills save at another moment. The pause is when the kill comes,
+            // not a wait for something: the assertions hold whatever the moment hits.
             for delay in [0.0, 0.002, 0.005, 0.01, 0.02, 0.05, 1.0] where !saved {
                 let save = try VidrecProcess(["save", "--album", album], home: home.path)
                 Thread.sleep(forTimeInterval: delay)
@@ -196,14 +271,16 @@ extension EndToEndTests {
 
         @Test func aSecondCtrlCAbortsAndKeepsTheRecordingAsInterrupted() throws {
             let home = try Home()
-            // At 1080p, finishing (encoder flush, index) takes long enough for a second
-            // Ctrl-C 30 ms after the first to land while the first is being handled.
             let child = try VidrecProcess(Self.start + ["--quality", "high"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
-            Thread.sleep(forTimeInterval: 2)
+            try child.waitUntilRecorded(1)
             child.signal(SIGINT)
-            Thread.sleep(forTimeInterval: 0.03)
+            // The first Ctrl-C has been taken (vidrec says so); hold the process while the
+            // second is sent, so that it lands before the file could be finished.
+            #expect(child.waitForError(containing: "vidrec: stopping (SIGINT); finishing the file (Ctrl-C again aborts)"))
+            child.signal(SIGSTOP)
             child.signal(SIGINT)
+            child.signal(SIGCONT)
             let result = child.wait()
             #expect(result.code == 130, "\(result.err)")
             #expect(result.err.contains("vidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it"))

@@ -38,8 +38,10 @@ final class VidrecProcess {
         return child.wait()
     }
 
-    /// Reads stderr until a line containing `text` appears (or the process ends).
-    func waitForError(containing text: String, timeout: Double = 20) -> Bool {
+    /// Reads stderr until a line containing `text` appears (or the process ends). The
+    /// timeout only bounds a test that would otherwise hang; it is never what the test
+    /// waits for.
+    func waitForError(containing text: String, timeout: Double = 180) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         let handle = stderr.fileHandleForReading
         while Date() < deadline {
@@ -59,6 +61,18 @@ final class VidrecProcess {
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits until this recording has recorded at least `seconds` of media, as
+    /// `vidrec status --json` reports it (the recording updates it twice a second),
+    /// however long a slow or busy machine takes to get there.
+    ///
+    /// - Returns: the media time reported, or `nil` if the process ended first.
+    @discardableResult
+    func waitUntilRecorded(_ seconds: Double, environment: [String: String] = [:]) throws -> Double? {
+        try Home.waitUntilRecorded(seconds, pid: process.processIdentifier, home: home, environment: environment) {
+            self.process.isRunning
+        }
+    }
 }
 
 /// A private HOME for one test, removed afterwards.
@@ -84,6 +98,25 @@ final class Home {
     func pendingRows() throws -> [[String: Any]] {
         let pending = try VidrecProcess.run(["pending", "--json"], home: path)
         return try #require(try JSONSerialization.jsonObject(with: Data(pending.out.utf8)) as? [[String: Any]])
+    }
+
+    /// Waits until the recording made by `pid` has recorded at least `seconds` of media,
+    /// as `vidrec status --json` reports it (see ``VidrecProcess/waitUntilRecorded``).
+    static func waitUntilRecorded(_ seconds: Double, pid: Int32, home: String, environment: [String: String] = [:],
+                                  isRunning: () -> Bool) throws -> Double? {
+        let recorded = try Poll.until { () throws -> Double? in
+            guard isRunning() else { return -1 }
+            let status = try VidrecProcess.run(["status", "--json"], home: home, environment: environment)
+            let rows = (try? JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [[String: Any]]) ?? []
+            let mine = rows.first { ($0["pid"] as? Int).map(Int32.init) == pid }
+            guard let duration = mine?["duration"] as? Double, duration >= seconds else { return nil }
+            return duration
+        }
+        guard let recorded, recorded >= 0 else {
+            Issue.record("the recording never reached \(seconds) s (it ended, or the wait timed out)")
+            return nil
+        }
+        return recorded
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

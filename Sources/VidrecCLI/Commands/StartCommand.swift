@@ -124,7 +124,11 @@ struct StartCommand: VidrecCommand {
             if !quiet { context.err(text) }
             log?.write(text)
         }
-        if quiet { logged.out = { _ in } }
+        // Standard output carries only the saved path; the log says it too.
+        logged.out = { text in
+            if !quiet { context.out(text) }
+            log?.write("vidrec: saved to \(text)")
+        }
         let failure: @Sendable (String) -> Void = { text in
             context.err(text)
             log?.write(text)
