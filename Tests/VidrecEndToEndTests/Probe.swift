@@ -169,6 +169,30 @@ enum Probe {
         }
     }
 
+    /// Frame 0 as 8-bit RGB, row by row.
+    static func rgbFrame(_ file: String, width: Int, height: Int) throws -> [UInt8] {
+        let rgb = Array(try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-frames:v", "1",
+                                            "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        try #require(rgb.count == width * height * 3)
+        return rgb
+    }
+
+    /// The mean R, G, B of the rectangle at (`x`, `y`) of size `w × h` in an RGB frame.
+    static func meanColour(_ rgb: [UInt8], width: Int, x: Int, y: Int, w: Int, h: Int) -> [Int] {
+        var sum = [0, 0, 0]
+        for row in y..<(y + h) {
+            for column in x..<(x + w) {
+                for c in 0..<3 { sum[c] += Int(rgb[(row * width + column) * 3 + c]) }
+            }
+        }
+        return sum.map { $0 / (w * h) }
+    }
+
+    /// Whether two colours are alike (each channel within `tolerance`).
+    static func alike(_ a: [Int], _ b: [Int], tolerance: Int = 28) -> Bool {
+        zip(a, b).allSatisfy { abs($0 - $1) <= tolerance }
+    }
+
     /// The top-level boxes of an MP4 file, in order (`ftyp`, `moov`, `mdat`, …).
     static func topLevelBoxes(_ file: String) throws -> [String] {
         let handle = try #require(FileHandle(forReadingAtPath: file))

@@ -21,13 +21,11 @@ final class TonePlayer {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // ALSA takes a while to read its configuration in the guest: wait for RUNNING.
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while Date() < deadline {
-            if let status = try? String(contentsOfFile: "/proc/asound/card0/pcm0p/sub0/status", encoding: .utf8),
-               status.contains("RUNNING") { return }
-            Thread.sleep(forTimeInterval: 0.1)
+        let running = Poll.until { () -> Bool? in
+            let status = try? String(contentsOfFile: "/proc/asound/card0/pcm0p/sub0/status", encoding: .utf8)
+            return status?.contains("RUNNING") == true ? true : nil
         }
-        Issue.record("the tone player never started")
+        if running == nil { Issue.record("the tone player never started") }
     }
 
     deinit {

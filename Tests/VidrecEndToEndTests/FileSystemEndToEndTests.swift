@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import Testing
+
+extension KernelDriverTests {
+    /// Saving where people keep albums: a 9p share (like NFS, CIFS and FUSE, it refuses
+    /// `renameat2(RENAME_NOREPLACE)`) and a vfat stick (no hard links either), for the
+    /// pending area, the album, or both. In the VM (`vm/device-tests`).
+    @Suite struct FileSystemEndToEndTests {
+        /// A folder on one kind of file system, removed afterwards.
+        final class Place {
+            let path: String
+            private var image: String?
+            init(_ kind: String) throws {
+                switch kind {
+                case "9p":
+                    let share = try #require(ProcessInfo.processInfo.environment["VIDREC_VM_SHARE"])
+                    path = share + "/fs-\(UUID().uuidString)"
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                case "vfat":
+                    path = NSTemporaryDirectory() + "vfat-\(UUID().uuidString)"
+                    let file = path + ".img"
+                    image = file
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                    try #require(FileManager.default.createFile(atPath: file, contents: nil))
+                    try #require(truncate(file, 64 << 20) == 0)
+                    _ = try Probe.tool("/usr/sbin/mkfs.vfat", ["-F", "32", file])
+                    _ = try Probe.tool("/bin/mount", ["-o", "loop", file, path])
+                default:
+                    path = NSTemporaryDirectory() + "tmpfs-\(UUID().uuidString)"
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                }
+            }
+            deinit {
+                if let image {
+                    _ = try? Probe.tool("/bin/umount", [path])
+                    unlink(image)
+                }
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+
+        @Test(arguments: [("tmpfs", "9p"), ("9p", "9p"), ("tmpfs", "vfat"), ("vfat", "vfat")])
+        func savingWorksAndNeverOverwritesOnSharesAndSticks(pendingOn: String, albumOn: String) throws {
+            let home = try Home()
+            let state = try Place(pendingOn)
+            let album = pendingOn == albumOn ? state : try Place(albumOn)
+            let environment = ["XDG_STATE_HOME": state.path + "/state", "VIDREC_ALBUM": album.path + "/album"]
+            var saved: [String] = []
+            for _ in 0..<2 {
+                let result = try VidrecProcess.run(["start", "--camera", "test", "--mic", "test", "--quality", "low", "--max", "1",
+                                                    "--save", "--as", "clip"], home: home.path, environment: environment)
+                #expect(result.code == 0, "\(pendingOn) → \(albumOn): \(result.err)")
+                saved.append(result.out.trimmingCharacters(in: .newlines))
+            }
+            #expect(saved == [album.path + "/album/clip.mp4", album.path + "/album/clip (2).mp4"], "\(saved)")
+            for file in saved where FileManager.default.fileExists(atPath: file) {
+                #expect(try Probe.decodedFrameCount(file) == 15, "\(file)")
+                try Probe.expectStreamsEndTogether(file, frameRate: 15)
+            }
+            let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: album.path + "/album")) ?? []).filter { $0.hasPrefix(".") }
+            #expect(hidden.isEmpty, "no temporary or claim file left: \(hidden)")
+            #expect(home.files(in: state.path + "/state/vidrec/pending", ending: ".mp4").isEmpty, "nothing left pending")
+        }
+
+        @Test func aSaveKilledAtAnyMomentOnAShareLeavesTheRecordingWholeInOnePlace() throws {
+            let home = try Home()
+            let album = try Place("9p")
+            let recorded = try VidrecProcess.run(["start", "--camera", "test", "--mic", "test", "--quality", "low", "--max", "2"],
+                                                 home: home.path)
+            #expect(recorded.code == 0, "\(recorded.err)")
+            let original = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let frames = try Probe.decodedFrameCount(original)
+            var saved = false
+            // Each round kills save at another moment; the pause is when the kill comes,
+            // not a wait for something.
+            for delay in [0.0, 0.005, 0.02, 0.05, 0.1, 0.2, 2.0] where !saved {
+                let save = try VidrecProcess(["save", "--album", album.path], home: home.path)
+                Thread.sleep(forTimeInterval: delay)
+                save.signal(SIGKILL)
+                _ = save.wait()
+                let inAlbum = home.files(in: album.path, ending: ".mp4")
+                let pending = home.files(in: home.pending, ending: ".mp4")
+                #expect(inAlbum.count + pending.count == 1, "album \(inAlbum), pending \(pending)")
+                if let file = inAlbum.first {
+                    #expect(try Probe.decodedFrameCount(file) == frames)
+                    saved = true
+                }
+            }
+            if !saved {
+                let save = try VidrecProcess.run(["save", "--album", album.path], home: home.path)
+                #expect(save.code == 0, "\(save.err)")
+            }
+            #expect(home.files(in: album.path, ending: ".mp4").count == 1)
+        }
+    }
+}
