@@ -23,7 +23,7 @@ extension KernelDriverTests {
                     image = file
                     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                     try #require(FileManager.default.createFile(atPath: file, contents: nil))
-                    try #require(truncate(file, 64 << 20) == 0)
+                    try #require(truncate(file, 512 << 20) == 0)  // sparse; above the default --min-free
                     _ = try Probe.tool("/usr/sbin/mkfs.vfat", ["-F", "32", file])
                     _ = try Probe.tool("/bin/mount", ["-o", "loop", file, path])
                 default:

@@ -20,6 +20,38 @@ extension EndToEndTests {
             try Probe.expectStreamsEndTogether(saved, frameRate: 30)
         }
 
+        /// Two busy loops take both cores of a 2-core machine, so the 4K encoder falls far
+        /// behind and frames wait and drop in the capture queue while audio keeps coming;
+        /// whichever way the recording ends, the audio must not have run ahead of the
+        /// video (without the audio gate it ended seconds longer).
+        @Test(arguments: ["max-size", "stop", "SIGINT", "SIGTERM", "max"])
+        func bothStreamsEndTogetherUnderLoadWhateverEndsTheRecording(how: String) throws {
+            let home = try Home()
+            let loops = try (0..<2).map { _ in try BusyLoop() }
+            defer { withExtendedLifetime(loops) {} }
+            var arguments = Self.start + ["--quality", "3840x2160"]
+            if how == "max-size" { arguments += ["--max-size", "1M"] }
+            if how == "max" { arguments += ["--max", "2"] }
+            let child = try VidrecProcess(arguments, home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording"))
+            if !how.hasPrefix("max") {
+                try child.waitUntilRecorded(1.5)
+                switch how {
+                case "stop": #expect(try VidrecProcess.run(["stop"], home: home.path).code == 0)
+                case "SIGINT": child.signal(SIGINT)
+                default: child.signal(SIGTERM)
+                }
+            }
+            let result = child.wait()
+            #expect(result.code == 0, "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            try Probe.expectStreamsEndTogether(file, frameRate: 30)
+            if how == "max" {
+                let samples = try Probe.decodedAudio(file)
+                #expect(abs(samples.count - 96_000) <= 1024, "exactly 2 s of audio: \(samples.count)")
+            }
+        }
+
         @Test func aFreeSpaceFloorAboveWhatIsFreeRefusesToStart() throws {
             let home = try Home()
             let result = try VidrecProcess.run(Self.start + ["--min-free", "900T", "--max", "1"], home: home.path)
