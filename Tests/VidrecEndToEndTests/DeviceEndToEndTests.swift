@@ -210,9 +210,15 @@ extension KernelDriverTests {
         @Test func aUserOutsideTheVideoGroupIsToldHowToJoinIt() throws {
             let home = try Home()
             chmod(home.path, 0o777)
+            // The user 'nobody' may not be able to reach the checkout (a clone under
+            // /root, say): give it its own copy of the binary and the presets.
+            let binary = home.path + "/vidrec", presets = home.path + "/presets"
+            try FileManager.default.copyItem(atPath: VidrecProcess.binary, toPath: binary)
+            try FileManager.default.copyItem(atPath: VidrecProcess.presets, toPath: presets)
+            chmod(presets, 0o755)
             let result = try Probe.tool("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
-                                                    "\(VidrecProcess.binary) start --camera /dev/video0 --mic none --max 1 2>&1; echo status=$?"],
-                                        environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+                                                    "\(binary) start --camera /dev/video0 --mic none --max 1 2>&1; echo status=$?"],
+                                        environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "VIDREC_PRESETS_DIR": presets])
             let text = String(decoding: result, as: UTF8.self)
             #expect(text == "Error: permission denied for /dev/video0: add yourself to the 'video' group (sudo usermod -aG video $USER), then log in again\nstatus=69\n")
         }

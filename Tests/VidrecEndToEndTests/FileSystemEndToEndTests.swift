@@ -69,29 +69,7 @@ extension KernelDriverTests {
             let recorded = try VidrecProcess.run(["start", "--camera", "test", "--mic", "test", "--quality", "low", "--max", "2"],
                                                  home: home.path)
             #expect(recorded.code == 0, "\(recorded.err)")
-            let original = try #require(home.files(in: home.pending, ending: ".mp4").first)
-            let frames = try Probe.decodedFrameCount(original)
-            var saved = false
-            // Each round kills save at another moment; the pause is when the kill comes,
-            // not a wait for something.
-            for delay in [0.0, 0.005, 0.02, 0.05, 0.1, 0.2, 2.0] where !saved {
-                let save = try VidrecProcess(["save", "--album", album.path], home: home.path)
-                Thread.sleep(forTimeInterval: delay)
-                save.signal(SIGKILL)
-                _ = save.wait()
-                let inAlbum = home.files(in: album.path, ending: ".mp4")
-                let pending = home.files(in: home.pending, ending: ".mp4")
-                #expect(inAlbum.count + pending.count == 1, "album \(inAlbum), pending \(pending)")
-                if let file = inAlbum.first {
-                    #expect(try Probe.decodedFrameCount(file) == frames)
-                    saved = true
-                }
-            }
-            if !saved {
-                let save = try VidrecProcess.run(["save", "--album", album.path], home: home.path)
-                #expect(save.code == 0, "\(save.err)")
-            }
-            #expect(home.files(in: album.path, ending: ".mp4").count == 1)
+            try KilledSave.expectWholeInOnePlace(home: home, album: album.path, delays: [0.0, 0.005, 0.02, 0.05, 0.1, 0.2, 2.0])
         }
     }
 }

@@ -273,32 +273,7 @@ extension EndToEndTests {
             defer { try? FileManager.default.removeItem(atPath: album) }
             let recorded = try VidrecProcess.run(Self.start + ["--quality", "640x480", "--max", "2"], home: home.path)
             #expect(recorded.code == 0, "\(recorded.err)")
-            let original = try #require(home.files(in: home.pending, ending: ".mp4").first)
-            let frames = try Probe.decodedFrameCount(original)
-            var saved = false
-            // Each round kills save at another moment. The pause is when the kill comes,
-            // not a wait for something: the assertions hold whatever the moment hits.
-            for delay in [0.0, 0.002, 0.005, 0.01, 0.02, 0.05, 1.0] where !saved {
-                let save = try VidrecProcess(["save", "--album", album], home: home.path)
-                Thread.sleep(forTimeInterval: delay)
-                save.signal(SIGKILL)
-                _ = save.wait()
-                let inAlbum = home.files(in: album, ending: ".mp4")
-                let pending = home.files(in: home.pending, ending: ".mp4")
-                // Either still pending, or whole in the album; never both, never neither.
-                #expect(inAlbum.count + pending.count == 1, "album \(inAlbum), pending \(pending)")
-                if let file = inAlbum.first {
-                    #expect(try Probe.decodedFrameCount(file) == frames)
-                    saved = true
-                }
-            }
-            if !saved {
-                let save = try VidrecProcess.run(["save", "--album", album], home: home.path)
-                #expect(save.code == 0, "\(save.err)")
-            }
-            #expect(home.files(in: album, ending: ".mp4").count == 1)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: album).filter { $0.hasPrefix(".") }.isEmpty,
-                    "no abandoned hidden copy")
+            try KilledSave.expectWholeInOnePlace(home: home, album: album, delays: [0.0, 0.002, 0.005, 0.01, 0.02, 0.05, 1.0])
         }
 
         @Test func aSecondCtrlCAbortsAndKeepsTheRecordingAsInterrupted() throws {
