@@ -150,6 +150,9 @@ public final class CaptureSession: Sendable {
         var failure = sinkFailure ?? sourceFailure
         audio?.stop()
         video.stop()
+        // Frames keep arriving (and, unread, are dropped) until the camera stops; only
+        // drops that left an empty slot in the movie count.
+        let queueDropped = min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
         do { try sink.finish() } catch { failure = failure ?? error }
 
         let reason: EndReason
@@ -164,9 +167,10 @@ public final class CaptureSession: Sendable {
         }
         return RecordingOutcome(
             reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: gate.released + closingPadding,
-            // Frames the queue dropped also left gaps in the timeline: count them once.
-            duration: timeline.duration, droppedFrames: max(0, timeline.droppedFrames - Int64(queue.droppedVideoFrames)),
-            queueDroppedFrames: Int64(queue.droppedVideoFrames), deviceSkippedFrames: timeline.sequenceGaps,
+            // Every empty slot is counted once: those the queue caused (frames dropped while
+            // the movie ran, not after its end) and those the camera left.
+            duration: timeline.duration, droppedFrames: timeline.droppedFrames - queueDropped,
+            queueDroppedFrames: queueDropped, deviceSkippedFrames: timeline.sequenceGaps,
             repeatedFrames: repeated, insertedSilence: timeline.insertedSilence,
             droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: sink.bytesWritten)
     }

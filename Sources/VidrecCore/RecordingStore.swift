@@ -166,7 +166,12 @@ public struct RecordingStore: Sendable {
     ///
     /// - Returns: the playable duration in seconds.
     @discardableResult
-    public func finalize(_ entry: Entry, with finalizer: any MovieFinalizing) throws -> Double? {
+    ///
+    /// - Parameter trimToCommonEnd: end both streams together, cutting what one holds
+    ///   past the other's end (see ``MovieFinalizing``); by default for a recording cut
+    ///   off by a crash. A recording whose file failed to be written needs it too.
+    public func finalize(_ entry: Entry, with finalizer: any MovieFinalizing,
+                         trimToCommonEnd: Bool? = nil) throws -> Double? {
         guard FileManager.default.fileExists(atPath: entry.partialPath) else { return nil }
         guard !FileManager.default.fileExists(atPath: entry.mediaPath) else {
             unlink(entry.partialPath)
@@ -178,7 +183,7 @@ public struct RecordingStore: Sendable {
             let duration: Double
             do {
                 duration = try finalizer.finalize(source: entry.partialPath, destination: temporary,
-                                                  trimToCommonEnd: entry.state == .interrupted)
+                                                  trimToCommonEnd: trimToCommonEnd ?? (entry.state == .interrupted))
             } catch {
                 unlink(temporary)
                 throw error

@@ -61,6 +61,19 @@ public struct MovieFinalizer: Sendable {
         defer { av_packet_free(&packet) }
         var end: [Int64] = Array(repeating: 0, count: streamCount)
         var videoPackets = 0
+        // Each stream's newest packet is held back until the next one comes: the last
+        // one's duration is set at the end so that the stream lasts exactly until its
+        // latest frame ends. An MP4 track lasts from its first decode time to the last
+        // decode time plus that packet's duration; with B-frames, and frames dropped near
+        // the end, the last packet in decode order is not the latest shown.
+        let held = try (0..<streamCount).map { _ in try allocated(av_packet_alloc(), "av_packet_alloc", source) }
+        defer { for packet in held { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) } }
+        var holding = Array(repeating: false, count: streamCount)
+        // In the output time base: where each stream's pictures end, where they start,
+        // and its first decode time.
+        var shownEnd = Array(repeating: Int64.min, count: streamCount)
+        var shownStart = Array(repeating: Int64.max, count: streamCount)
+        var firstDecode = Array(repeating: Int64.min, count: streamCount)
         while true {
             let read = av_read_frame(input, packet)
             // A crash leaves a torn last fragment: end there, keeping what is whole.
@@ -83,7 +96,29 @@ public struct MovieFinalizer: Sendable {
             }
             av_packet_rescale_ts(packet, inBase, outBase)
             packet!.pointee.pos = -1
-            try check(av_interleaved_write_frame(output, packet), "av_interleaved_write_frame", destination)
+            if packet!.pointee.pts != cffmpeg_nopts_value() {
+                shownEnd[index] = max(shownEnd[index], packet!.pointee.pts + packet!.pointee.duration)
+                shownStart[index] = min(shownStart[index], packet!.pointee.pts)
+            }
+            if firstDecode[index] == Int64.min, packet!.pointee.dts != cffmpeg_nopts_value() {
+                firstDecode[index] = packet!.pointee.dts
+            }
+            if holding[index] {
+                try check(av_interleaved_write_frame(output, held[index]), "av_interleaved_write_frame", destination)
+            }
+            av_packet_move_ref(held[index], packet)
+            holding[index] = true
+        }
+        for index in 0..<streamCount where holding[index] {
+            let last = held[index]
+            let dts = last.pointee.dts != cffmpeg_nopts_value() ? last.pointee.dts : last.pointee.pts
+            if dts != cffmpeg_nopts_value(), shownEnd[index] != Int64.min, firstDecode[index] != Int64.min {
+                // Track length = last decode time + duration - first decode time; it must
+                // equal the span shown, from the first picture to the end of the latest.
+                let wanted = (shownEnd[index] - shownStart[index]) - (dts - firstDecode[index])
+                last.pointee.duration = max(last.pointee.duration, wanted)
+            }
+            try check(av_interleaved_write_frame(output, last), "av_interleaved_write_frame", destination)
         }
         try check(av_write_trailer(output), "av_write_trailer", destination)
         let fd = try systemCall("open", destination) { open(destination, O_RDONLY | O_CLOEXEC) }

@@ -216,7 +216,9 @@ struct StartCommand: VidrecCommand {
 
         // Finalize the fragments into an indexed movie, then record the result.
         var finalizeError: (any Error)?
-        do { try store.finalize(entry, with: MovieFinalizer()) } catch { finalizeError = error }
+        // A write that failed (a full disk) may have torn the last fragment part-way
+        // through one stream: trim both to their common end then.
+        do { try store.finalize(entry, with: MovieFinalizer(), trimToCommonEnd: outcome.error != nil) } catch { finalizeError = error }
         let overruns = (audio as? OverrunCounting)?.overruns
         sidecar.state = finalizeError != nil ? .interrupted : outcome.reason.isSuccess ? .finished : .failed
         sidecar.duration = outcome.duration.doubleValue
