@@ -36,12 +36,12 @@ struct CommonEnd {
         while av_read_frame(input, packet) >= 0 {
             defer { av_packet_unref(packet) }
             let index = Int(packet!.pointee.stream_index)
-            guard index < count, packet!.pointee.pts != cffmpeg_nopts_value() else { continue }
+            guard index < count, let shown = PacketTiming.shownEnd(packet!, in: input!.pointee.streams[index]!) else { continue }
             let base = input!.pointee.streams[index]!.pointee.time_base
-            let stop = av_rescale_q(packet!.pointee.pts + packet!.pointee.duration, base, cffmpeg_time_base_q())
+            let stop = av_rescale_q(shown, base, cffmpeg_time_base_q())
             if index == video {
                 videoEnds.append(stop)
-                frameDuration = max(frameDuration, av_rescale_q(packet!.pointee.duration, base, cffmpeg_time_base_q()))
+                frameDuration = max(frameDuration, av_rescale_q(shown - packet!.pointee.pts, base, cffmpeg_time_base_q()))
             } else {
                 otherEnds[index] = max(otherEnds[index] ?? 0, stop)
             }

@@ -91,15 +91,13 @@ public struct MovieFinalizer: Sendable {
                 if index == cut.videoStream { videoPackets += 1 }
                 if !keep { continue }
             }
-            if pts != cffmpeg_nopts_value() {
-                end[index] = max(end[index], av_rescale_q(pts + packet!.pointee.duration, inBase, cffmpeg_time_base_q()))
+            if let shown = PacketTiming.shownEnd(packet!, in: input!.pointee.streams[index]!) {
+                end[index] = max(end[index], av_rescale_q(shown, inBase, cffmpeg_time_base_q()))
+                shownEnd[index] = max(shownEnd[index], av_rescale_q(shown, inBase, outBase))
+                shownStart[index] = min(shownStart[index], av_rescale_q(pts, inBase, outBase))
             }
             av_packet_rescale_ts(packet, inBase, outBase)
             packet!.pointee.pos = -1
-            if packet!.pointee.pts != cffmpeg_nopts_value() {
-                shownEnd[index] = max(shownEnd[index], packet!.pointee.pts + packet!.pointee.duration)
-                shownStart[index] = min(shownStart[index], packet!.pointee.pts)
-            }
             if firstDecode[index] == Int64.min, packet!.pointee.dts != cffmpeg_nopts_value() {
                 firstDecode[index] = packet!.pointee.dts
             }

@@ -33,7 +33,8 @@ import VidrecMedia
         return try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), "ffprobe said \(text)")
     }
 
-    @Test(arguments: [Array(0..<30), Array(0..<26) + [28, 31], Array(0..<20) + [24]])
+    @Test(arguments: [Array(0..<30), Array(0..<26) + [28, 31], Array(0..<20) + [24], Array(0..<10) + Array(14..<30),
+                      Array(0..<5) + [9, 10, 11, 17] + Array(18..<30)])
     func theVideoTrackEndsWhereItsLatestFrameEnds(indexes: [Int]) throws {
         FFmpegLog.configure(level: nil)
         let folder = NSTemporaryDirectory() + "vidrec-finalizer-\(UUID().uuidString)"
