@@ -39,20 +39,7 @@ public struct AlbumManifest: Sendable {
         }
         let result = try body(&albums)
         let data = try JSONEncoder().encode(albums)
-        let temporary = path + ".tmp"
-        let fd = try systemCall("create", temporary) {
-            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }
-        do {
-            try data.withUnsafeBytes { try writeAll(fd, $0.baseAddress!, $0.count, temporary) }
-            try systemCall("fsync", temporary) { fsync(fd) }
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        try systemCall("rename", path) { rename(temporary, path) }
+        try AtomicFile.write(data, to: path, durable: true)
         return result
     }
 

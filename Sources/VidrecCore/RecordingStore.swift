@@ -103,14 +103,7 @@ public struct RecordingStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(sidecar)
-        let path = directory + "/" + sidecar.id + ".json"
-        let temporary = path + ".tmp"
-        unlink(temporary)
-        let fd = try systemCall("create", temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        defer { close(fd) }
-        try data.withUnsafeBytes { try writeAll(fd, $0.baseAddress!, $0.count, temporary) }
-        try systemCall("fsync", temporary) { fsync(fd) }
-        try systemCall("rename", path) { rename(temporary, path) }
+        try AtomicFile.write(data, to: directory + "/" + sidecar.id + ".json", durable: true)
     }
 
     /// Every pending recording, oldest first. Sidecars that cannot be read are skipped,
@@ -239,14 +232,7 @@ public struct RecordingStore: Sendable {
     /// replaced (write, rename) twice a second and never synced, since it is only a hint.
     public func writeProgress(_ progress: SessionProgress, id: String) {
         guard let data = try? JSONEncoder().encode(progress) else { return }
-        let path = directory + "/" + id + ".progress"
-        let temporary = path + ".tmp"
-        guard let fd = try? systemCall("create", temporary, {
-            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }) else { return }
-        let written = (try? data.withUnsafeBytes { try writeAll(fd, $0.baseAddress!, $0.count, temporary) }) != nil
-        close(fd)
-        if written { rename(temporary, path) } else { unlink(temporary) }
+        try? AtomicFile.write(data, to: directory + "/" + id + ".progress", durable: false)
     }
 
     /// How far a running recording has come, as it last said.

@@ -19,15 +19,14 @@ enum SourceFactory {
                                                      frameRate: video.frameRate, format: format, fit: fit, camera: description.path)
         let camera = try V4L2Camera(description, mode: choice.mode)
         video.fit = choice.fit ?? fit
-        preset.settings.video.fit = video.fit
         // The driver may round the rate it was asked for.
         let output = min(camera.videoFormat.frameRate, video.frameRate)
         if output != video.frameRate {
             video.frameRate = output
             let oneSecond = Int((output.numerator + output.denominator - 1) / output.denominator)
             video.keyframeInterval = max(1, min(video.keyframeInterval, oneSecond))
-            preset.settings.video = video
         }
+        preset.settings.video = video
         report(choice.summary)
         return (camera, choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
     }
