@@ -4,7 +4,8 @@
 //
 // Targets, from the bottom up (see README.md, "Architecture"):
 //   C*                 system libraries and shims for what Swift cannot import
-//   VidrecMedia        media vocabulary: frames, rationals, sources, sinks, queues, errors
+//   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
+//                      connections (a thread and a bounded queue each), queues, errors
 //   VidrecFFmpeg       the movie file output (libavformat/libavcodec/libswscale/libswresample)
 //   VidrecTestSources  the built-in test camera and test microphone
 //   VidrecCore         presets, the duration limiter, the capture session, the store and album

@@ -1,8 +1,9 @@
 import Synchronization
 import VidrecMedia
 
-/// Joins a camera and an optional microphone to a movie output, as AVFoundation's
-/// `AVCaptureSession` joins inputs to an `AVCaptureMovieFileOutput`.
+/// Joins a camera and an optional microphone to any number of outputs, as AVFoundation's
+/// `AVCaptureSession` joins inputs to an `AVCaptureMovieFileOutput` and the outputs
+/// beside it.
 ///
 /// Timing lives here, in stream units, on one clock:
 /// - the first video frame is t = 0; each frame's index on the output frame grid is its
@@ -12,11 +13,18 @@ import VidrecMedia
 ///   silence at the start, and padded where the microphone's stream has a gap;
 /// - the limiter and ``requestStop()`` set an end frame; audio ends at the same time.
 ///
-/// Sources push into one bounded ``CaptureQueue``; ``run(progress:)`` drains it on the
-/// calling thread and feeds the sink.
+/// Threads and queues: sources push into one bounded ``CaptureQueue``; ``run(outputs:progress:)``
+/// drains it on the calling thread, places what arrives, and offers it to every output's
+/// ``OutputConnection``, each with its own thread and bounded queue. Placing costs next
+/// to nothing, so the capture queue stays short however slow an output is; an output
+/// that falls behind drops video in its own queue (counted), never audio.
 public final class CaptureSession: Sendable {
     /// How long a source may stay silent before the session treats it as gone.
     public static let stallTimeout: Int64 = 5_000_000_000
+    /// How often ``run(outputs:progress:)`` reports progress, in nanoseconds.
+    public static let progressInterval: Int64 = 500_000_000
+    /// How often the free space is checked for `--min-free`, in nanoseconds.
+    public static let freeSpaceInterval: Int64 = 1_000_000_000
 
     private let video: any VideoCaptureSource
     private let audio: (any AudioCaptureSource)?
@@ -34,6 +42,7 @@ public final class CaptureSession: Sendable {
     ///   - frameRate: the output frame rate (the preset's).
     ///   - limits: duration, file size and free-space limits.
     ///   - freeSpace: bytes free where the file is written (checked every second).
+    ///   - queue: the queue the sources push into.
     public init(video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational,
                 limits: RecordingLimits, freeSpace: @escaping @Sendable () -> Int64? = { nil },
                 queue: CaptureQueue = CaptureQueue()) {
@@ -51,14 +60,23 @@ public final class CaptureSession: Sendable {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
     }
 
-    /// Starts the sources, records into `sink` until the limit, a stop request or a
-    /// failure, then stops the sources and finishes the sink.
+    /// Starts the sources and the outputs, records until the limit, a stop request or a
+    /// failure, then stops the sources and finishes every output.
     ///
-    /// - Parameter progress: called about twice a second on this thread.
-    /// - Returns: the outcome; a failure of a source or of the sink is reported in it,
-    ///   after the file has been finished with everything recorded before the failure.
+    /// The first essential output is the movie: the size limits apply to it, and the
+    /// outcome counts its frames and bytes. An essential output that fails ends the
+    /// recording; another output that fails is left behind and named in the outcome.
+    ///
+    /// - Parameters:
+    ///   - outputs: the outputs' connections, not yet started; at least one essential.
+    ///   - progress: called about twice a second on this thread.
+    /// - Returns: the outcome; a failure of a source or of an essential output is reported
+    ///   in it, after every output has been finished with what was recorded before it.
     /// - Throws: only when a source cannot be started (nothing has been recorded).
-    public func run(into sink: any MovieSink, progress: (SessionProgress) -> Void = { _ in }) throws -> RecordingOutcome {
+    public func run(outputs: [OutputConnection], progress: (SessionProgress) -> Void = { _ in }) throws -> RecordingOutcome {
+        guard let movie = outputs.first(where: \.policy.isEssential) else {
+            preconditionFailure("a capture session needs an essential output")
+        }
         try video.start(into: queue)
         if let audio {
             do { try audio.start(into: queue) } catch {
@@ -66,12 +84,13 @@ public final class CaptureSession: Sendable {
                 throw error
             }
         }
+        for output in outputs { output.start() }
         var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
                                 limit: limits.duration, start: MonotonicClock.now())
         var sourceFailure: (any Error)?
         var lastFrame: VideoFrame?
         var gate = AudioGate()
-        var sinkFailure: (any Error)?
+        var outputFailure: (any Error)?
         var limitReason: EndReason?
         var lastSpaceCheck: Int64 = 0
         var lastProgress = MonotonicClock.now()
@@ -79,10 +98,15 @@ public final class CaptureSession: Sendable {
 
         while !timeline.isComplete(now: MonotonicClock.now()) {
             let now = MonotonicClock.now()
+            if let failed = outputs.first(where: { $0.policy.isEssential && $0.failure != nil }) {
+                // The file cannot take more (disk full, I/O error): stop at once.
+                outputFailure = failed.failure
+                break
+            }
             if stopRequested.load(ordering: .relaxed), !timeline.isStopping {
                 timeline.stop(at: now)
             }
-            if !timeline.isStopping, let reason = checkSpace(sink, timeline, now: now, lastCheck: &lastSpaceCheck) {
+            if !timeline.isStopping, let reason = checkSpace(movie, timeline, now: now, lastCheck: &lastSpaceCheck) {
                 limitReason = reason
                 timeline.stop(at: now)
             }
@@ -90,70 +114,77 @@ public final class CaptureSession: Sendable {
                 sourceFailure = CaptureSessionError.stalled(stall == .video ? video.displayName : audio!.displayName, stall)
                 timeline.stop(at: now)
             }
-            if now - lastProgress >= 500_000_000 {
+            if now - lastProgress >= CaptureSession.progressInterval {
                 let rate = Double(timeline.videoFrames - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
                 progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: timeline.videoFrames,
-                                         framesPerSecond: rate, bytes: sink.bytesWritten,
-                                         droppedFrames: timeline.droppedFrames))
+                                         framesPerSecond: rate, bytes: movie.bytesWritten,
+                                         droppedFrames: timeline.droppedFrames + movie.droppedVideoFrames))
                 lastProgress = now
                 framesAtLastProgress = timeline.videoFrames
             }
             guard let event = queue.pop(timeout: 0.05) else { continue }
             let arrival = MonotonicClock.now()
-            do {
-                switch event {
-                case .video(let frame):
-                    if let index = timeline.place(frame, arrival: arrival) {
-                        try sink.appendVideo(frame, frameIndex: index)
-                        lastFrame = frame
-                    }
-                case .audio(let chunk):
-                    gate.hold(timeline.place(chunk, arrival: arrival))
-                case .sourceEnded(let kind, let error):
-                    // A vanished camera or microphone ends the movie where the video
-                    // ends, with both streams ending together, like a stop.
-                    let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
-                    sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
-                    timeline.stop(at: arrival)
+            switch event {
+            case .video(let frame):
+                if let index = timeline.place(frame, arrival: arrival) {
+                    for output in outputs { output.send(video: frame, frameIndex: index) }
+                    lastFrame = frame
                 }
-                // Audio follows video: it is written only as far as the video has come.
-                for piece in gate.release(upTo: timeline.videoEndInAudioFrames) { try sink.appendAudio(piece) }
-            } catch {
-                // The file cannot take more (disk full, I/O error): stop writing at once.
-                sinkFailure = error
-                break
+            case .audio(let chunk):
+                gate.hold(timeline.place(chunk, arrival: arrival))
+            case .sourceEnded(let kind, let error):
+                // A vanished camera or microphone ends the movie where the video
+                // ends, with both streams ending together, like a stop.
+                let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
+                sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
+                timeline.stop(at: arrival)
+            }
+            // Audio follows video: it is offered only as far as the video has come.
+            for piece in gate.release(upTo: timeline.videoEndInAudioFrames) {
+                for output in outputs { output.send(audio: piece) }
             }
         }
+        audio?.stop()
+        video.stop()
         // The camera skipped the last slots before the limit: the last frame stays on
-        // screen until the end, so the movie keeps real time.
+        // screen until the end, so the movie keeps real time. Capture has stopped, so
+        // the closing frames and audio wait for room rather than being dropped.
         var repeated: Int64 = 0
-        if sinkFailure == nil, let lastFrame {
+        if outputFailure == nil, let lastFrame {
             for index in (timeline.lastFrameIndex + 1)..<max(timeline.lastFrameIndex + 1, timeline.videoEnd) {
-                do { try sink.appendVideo(lastFrame, frameIndex: index) } catch { sinkFailure = error; break }
+                for output in outputs { output.send(video: lastFrame, frameIndex: index, waitForRoom: true) }
                 repeated += 1
             }
         }
         // Audio ends where video ends: what was held past that is dropped, what is
         // missing is filled with silence.
         var closingPadding: Int64 = 0
-        if sinkFailure == nil, audio != nil {
-            do {
-                for piece in gate.finish(at: timeline.finalAudioLength ?? timeline.videoEndInAudioFrames) {
-                    try sink.appendAudio(piece)
-                }
-                if let padding = timeline.closingSilence(format: audio?.audioFormat) {
-                    try sink.appendAudio(padding)
-                    closingPadding = Int64(padding.frameCount)
-                }
-            } catch { sinkFailure = error }
+        if outputFailure == nil, audio != nil {
+            var closing = gate.finish(at: timeline.finalAudioLength ?? timeline.videoEndInAudioFrames)
+            if let padding = timeline.closingSilence(format: audio?.audioFormat) {
+                closing.append(padding)
+                closingPadding = Int64(padding.frameCount)
+            }
+            for piece in closing {
+                for output in outputs { output.send(audio: piece, waitForRoom: true) }
+            }
         }
-        var failure = sinkFailure ?? sourceFailure
-        audio?.stop()
-        video.stop()
+        // Every output finishes at once, on its own thread; then wait for all.
+        for output in outputs { output.finish() }
+        var lostOutputs: [String] = []
+        for output in outputs {
+            guard let error = output.waitUntilFinished() else { continue }
+            if output.policy.isEssential {
+                outputFailure = outputFailure ?? error
+            } else {
+                lostOutputs.append("\(output.outputName): \(error)")
+            }
+        }
+        let failure = outputFailure ?? sourceFailure
         // Frames keep arriving (and, unread, are dropped) until the camera stops; only
         // drops that left an empty slot in the movie count.
-        let queueDropped = min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
-        do { try sink.finish() } catch { failure = failure ?? error }
+        let captureDropped = min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
+        let movieDropped = movie.droppedVideoFrames
 
         let reason: EndReason
         if let failure {
@@ -166,30 +197,35 @@ public final class CaptureSession: Sendable {
             reason = .stopped
         }
         return RecordingOutcome(
-            reason: reason, error: failure, videoFrames: timeline.videoFrames, audioFrames: gate.released + closingPadding,
-            // Every empty slot is counted once: those the queue caused (frames dropped while
-            // the movie ran, not after its end) and those the camera left.
-            duration: timeline.duration, droppedFrames: timeline.droppedFrames - queueDropped,
-            queueDroppedFrames: queueDropped, deviceSkippedFrames: timeline.sequenceGaps,
+            reason: reason, error: failure, videoFrames: timeline.videoFrames - movieDropped,
+            audioFrames: gate.released + closingPadding,
+            // Every empty slot is counted once: those a queue caused (the capture queue's
+            // while the movie ran, not after its end, and the movie output's own) and
+            // those the camera left.
+            duration: timeline.duration, droppedFrames: timeline.droppedFrames - captureDropped,
+            queueDroppedFrames: captureDropped + movieDropped, deviceSkippedFrames: timeline.sequenceGaps,
             repeatedFrames: repeated, insertedSilence: timeline.insertedSilence,
-            droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: sink.bytesWritten)
+            droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: movie.bytesWritten,
+            lostOutputs: lostOutputs)
     }
 }
 
 extension CaptureSession {
     /// `--max-size` on every pass (a cheap property read), `--min-free` once a second:
     /// both stop early enough that what the encoder and muxer still hold fits.
-    private func checkSpace(_ sink: any MovieSink, _ timeline: Timeline, now: Int64,
+    private func checkSpace(_ movie: OutputConnection, _ timeline: Timeline, now: Int64,
                             lastCheck: inout Int64) -> EndReason? {
-        let written = sink.bytesWritten
-        let seconds = timeline.duration.doubleValue
+        let written = movie.bytesWritten
+        // What the movie's output has taken, and what still waits in its queue.
+        let seconds = (Rational(movie.writtenVideoEnd) * frameRate.reciprocal).doubleValue
+        let waiting = (Rational(max(0, timeline.videoEnd - movie.writtenVideoEnd)) * frameRate.reciprocal).doubleValue
         if let maxFileSize = limits.maxFileSize,
-           written + limits.closingMargin(bytesWritten: written, mediaSeconds: seconds, cap: maxFileSize) >= maxFileSize {
+           written + limits.closingMargin(bytesWritten: written, mediaSeconds: seconds, waitingSeconds: waiting, cap: maxFileSize) >= maxFileSize {
             return .maximumFileSize(maxFileSize)
         }
-        guard let floor = limits.minFreeSpace, now - lastCheck >= 1_000_000_000 else { return nil }
+        guard let floor = limits.minFreeSpace, now - lastCheck >= CaptureSession.freeSpaceInterval else { return nil }
         lastCheck = now
-        let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: seconds)
+        let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: seconds, waitingSeconds: waiting)
         if let free = freeSpace(), free - margin < floor {
             return .lowDiskSpace(free: free, floor: floor)
         }

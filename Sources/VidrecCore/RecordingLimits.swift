@@ -20,14 +20,30 @@ public struct RecordingLimits: Sendable {
         self.nominalBytesPerSecond = nominalBytesPerSecond
     }
 
-    /// The bytes still to reach the file once the session stops: what the encoder and
-    /// the fragment being built hold (under a second of media), the trailer and the
-    /// index. Until a second has been recorded the rate is the preset's nominal one,
-    /// and the margin is at most half of `cap` (so a small limit still records).
-    public func closingMargin(bytesWritten: Int64, mediaSeconds: Double, cap: Int64? = nil) -> Int64 {
+    /// The bytes still to reach the file once the session stops: what waits in the
+    /// output's queue (`waitingSeconds` of media), what the encoder and the fragment being
+    /// built hold (under a second of media), the trailer and the index. Until a second has
+    /// been written the rate is the preset's nominal one, and the margin is at most half
+    /// of `cap` (so a small limit still records).
+    ///
+    /// - Parameters:
+    ///   - bytesWritten: bytes in the file.
+    ///   - mediaSeconds: the media those bytes hold (what the output has taken).
+    ///   - waitingSeconds: media placed but still waiting for the output.
+    ///   - cap: the size limit, if any.
+    public func closingMargin(bytesWritten: Int64, mediaSeconds: Double, waitingSeconds: Double = 0,
+                              cap: Int64? = nil) -> Int64 {
         let rate = mediaSeconds >= 1 ? Double(bytesWritten) / mediaSeconds : Double(nominalBytesPerSecond)
-        let margin = Int64(rate * 1.0) + 16_384 + bytesWritten / 50
+        let margin = Int64(rate * (RecordingLimits.heldMediaSeconds + waitingSeconds)) + RecordingLimits.trailerBytes
+            + bytesWritten / RecordingLimits.indexShare
         if mediaSeconds < 1, let cap { return min(margin, cap / 2) }
         return margin
     }
+
+    /// Media the encoder and the fragment being built hold at most, in seconds.
+    public static let heldMediaSeconds = 1.0
+    /// Room for the trailer and the last fragment's boxes.
+    public static let trailerBytes: Int64 = 16_384
+    /// The index written at the end takes at most one byte in this many of the file.
+    public static let indexShare: Int64 = 50
 }

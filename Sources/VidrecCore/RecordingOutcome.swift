@@ -14,7 +14,8 @@ public struct RecordingOutcome: Sendable {
     public var duration: Rational
     /// Frames the camera skipped (gaps in the frame grid or sequence numbers).
     public var droppedFrames: Int64
-    /// Frames vidrec itself dropped because the encoder could not keep up.
+    /// Frames vidrec itself dropped because the encoder could not keep up (in the
+    /// capture queue or in the movie output's queue).
     public var queueDroppedFrames: Int64
     /// Frames the device reported skipping (sequence-number jumps).
     public var deviceSkippedFrames: Int64
@@ -27,4 +28,7 @@ public struct RecordingOutcome: Sendable {
     public var droppedAudio: Int64 = 0
     /// Bytes in the file.
     public var bytes: Int64
+    /// Outputs beside the movie that failed and were left behind, each as
+    /// "name: error".
+    public var lostOutputs: [String] = []
 }

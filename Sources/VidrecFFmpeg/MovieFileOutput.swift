@@ -8,9 +8,11 @@ import VidrecMedia
 /// fragment flushed to the kernel as soon as it is complete and synced to disk about
 /// once a second. After ``finish()`` the fragmented file is complete and playable;
 /// ``MovieFinalizer`` then rewrites it as an ordinary indexed movie.
-public final class MovieFileOutput: MovieSink {
+public final class MovieFileOutput: CaptureOutput {
     /// The file being written.
     public let path: String
+
+    public var outputName: String { "movie file \(path)" }
 
     private let format: UnsafeMutablePointer<AVFormatContext>
     private let io: FileOutputIO

@@ -9,3 +9,17 @@ extension PixelFormat {
         }
     }
 }
+
+extension PixelFormat {
+    /// Bytes in one frame of `width`×`height`; for MJPEG, which varies, a generous guess
+    /// (a fifth of the raw 4:2:2 size), for sizing queues.
+    public func frameByteCount(width: Int, height: Int) -> Int {
+        let chroma = ((width + 1) / 2) * ((height + 1) / 2)
+        switch self {
+        case .yuyv, .uyvy: return width * 2 * height
+        case .nv12, .yu12, .yv12: return width * height + 2 * chroma
+        case .rgb24, .bgr24: return width * 3 * height
+        case .mjpeg: return width * 2 * height / 5
+        }
+    }
+}

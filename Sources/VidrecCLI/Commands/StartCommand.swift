@@ -207,7 +207,8 @@ struct StartCommand: VidrecCommand {
         let until = limit.map { "for \($0)" } ?? "until stopped"
         context.err("vidrec: recording \(entry.id) (\(preset.name): \(preset.resolvedDescription)) from \(sources), \(until)\n")
         let status = StatusLine(enabled: terminal != nil, limit: limit, write: terminal ?? { _ in })
-        let outcome = try session.run(into: output) { progress in
+        let movie = OutputConnection(output: output, policy: .sized(for: video.videoFormat), threadName: "vidrec.movie")
+        let outcome = try session.run(outputs: [movie]) { progress in
             status.update(progress)
             store.writeProgress(progress, id: entry.id)
         }

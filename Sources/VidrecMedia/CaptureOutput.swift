@@ -1,0 +1,29 @@
+/// Where the capture session sends media, as `AVCaptureOutput` is for
+/// `AVCaptureSession`: in vidrec, the FFmpeg movie file output; later a live stream or a
+/// still-photo output beside it.
+///
+/// The session decides timing; the output encodes. Video frames carry their index on
+/// the output frame grid (time base `1/frameRate`), so a dropped camera frame leaves a
+/// gap instead of speeding the movie up; audio is appended contiguously, the session
+/// having already trimmed, padded and aligned it to the video.
+///
+/// An output is driven from one thread at a time: the session hands it to an
+/// ``OutputConnection``, whose named thread makes every call, so an output needs no
+/// locking of its own.
+public protocol CaptureOutput: AnyObject {
+    /// A name for messages, such as `movie file /home/me/…/20261130-101500.mp4`.
+    var outputName: String { get }
+
+    /// Encodes and writes one video frame at `frameIndex` (strictly increasing).
+    func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws
+
+    /// Encodes and writes audio that directly follows what was appended before.
+    func appendAudio(_ chunk: AudioChunk) throws
+
+    /// Flushes the encoders, writes the trailer and closes the file. Called once, also
+    /// after an append has thrown (to close what was written so far).
+    func finish() throws
+
+    /// Bytes written so far.
+    var bytesWritten: Int64 { get }
+}

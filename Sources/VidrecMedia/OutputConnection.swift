@@ -1,0 +1,226 @@
+import Foundation
+import Synchronization
+
+/// The link between the capture session and one output, as `AVCaptureConnection` links
+/// an `AVCaptureSession` to its outputs: the output runs on its own named thread, fed
+/// through its own bounded queue, so that a slow output (x264 falling behind, an
+/// `fsync` that stalls, a network stream) never stalls capture, audio or the other
+/// outputs.
+///
+/// Policy when the queue is full (sizes in ``OutputPolicy``):
+/// - video: the frame offered is dropped and counted (``droppedVideoFrames``); the movie
+///   has an empty slot there, as when the camera skips one. When the newest frame offered
+///   before ``finish()`` was dropped, it is delivered anyway at the end, so the movie
+///   still lasts until its last slot.
+/// - audio: never dropped, as a gap would put the sound out of step. An output more than
+///   `audioBacklogSeconds` behind has failed (``OutputError/fellBehind(_:seconds:)``).
+///
+/// Once the output throws, it is sent nothing more, except the closing ``CaptureOutput/finish()``
+/// that keeps what it wrote. The session reads ``failure`` to end the recording (an
+/// essential output) or to carry on without it.
+///
+/// State is guarded by one `NSCondition`; the output itself is touched only by the
+/// connection's thread between ``start()`` and ``waitUntilFinished()``. That is why the
+/// class is `@unchecked Sendable`.
+public final class OutputConnection: @unchecked Sendable {
+    /// The output's name, for messages.
+    public let outputName: String
+    /// What the queue holds and what a failure means.
+    public let policy: OutputPolicy
+
+    private enum Item {
+        case video(VideoFrame, Int64)
+        case audio(AudioChunk)
+    }
+
+    private let output: any CaptureOutput
+    private let threadName: String
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var head = 0
+    private var videoWaiting = 0
+    private var audioWaiting: Int64 = 0
+    private var videoDrops: Int64 = 0
+    private var newestDropped: (frame: VideoFrame, index: Int64)?
+    private var finishing = false
+    private var firstFailure: (any Error)?
+    private var thread: NamedThread?
+    private let bytes = Atomic<Int64>(0)
+    private let writtenEnd = Atomic<Int64>(0)
+
+    /// Connects `output` under `policy`; its thread will be called `threadName` (at most
+    /// 15 bytes show).
+    public init(output: any CaptureOutput, policy: OutputPolicy, threadName: String = "vidrec.output") {
+        self.output = output
+        self.outputName = output.outputName
+        self.policy = policy
+        self.threadName = threadName
+        bytes.store(output.bytesWritten, ordering: .relaxed)
+    }
+
+    /// Starts the output's thread. Call once.
+    public func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        precondition(thread == nil, "an output connection starts once")
+        thread = NamedThread(name: threadName) { [self] in run() }
+    }
+
+    /// Offers a video frame at `frameIndex` (strictly increasing).
+    ///
+    /// - Parameter waitForRoom: wait for room instead of dropping the frame (for the
+    ///   closing frames, once capture has stopped).
+    /// - Returns: `false` when the frame was dropped (a full queue, or a failed output).
+    @discardableResult
+    public func send(video frame: VideoFrame, frameIndex: Int64, waitForRoom: Bool = false) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard firstFailure == nil, !finishing else { return false }
+        if videoWaiting >= policy.videoCapacity {
+            guard waitForRoom else {
+                videoDrops += 1
+                newestDropped = (frame, frameIndex)
+                return false
+            }
+            while videoWaiting >= policy.videoCapacity, firstFailure == nil { condition.wait() }
+            guard firstFailure == nil else { return false }
+        }
+        newestDropped = nil
+        append(.video(frame, frameIndex))
+        videoWaiting += 1
+        return true
+    }
+
+    /// Offers audio that directly follows the audio offered before.
+    ///
+    /// - Parameter waitForRoom: wait for room instead of failing an output that has
+    ///   fallen too far behind (for the closing audio, once capture has stopped).
+    public func send(audio chunk: AudioChunk, waitForRoom: Bool = false) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard firstFailure == nil, !finishing else { return }
+        let limit = Int64(policy.audioBacklogSeconds) * Int64(chunk.format.sampleRate)
+        if audioWaiting + Int64(chunk.frameCount) > limit {
+            guard waitForRoom else {
+                fail(OutputError.fellBehind(outputName, seconds: policy.audioBacklogSeconds))
+                return
+            }
+            while audioWaiting + Int64(chunk.frameCount) > limit, audioWaiting > 0, firstFailure == nil {
+                condition.wait()
+            }
+            guard firstFailure == nil else { return }
+        }
+        append(.audio(chunk))
+        audioWaiting += Int64(chunk.frameCount)
+    }
+
+    /// Ends the input: the output finishes (flushes its encoders, closes its file) on its
+    /// own thread once it has written everything waiting. Returns at once.
+    public func finish() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !finishing else { return }
+        if let last = newestDropped, firstFailure == nil {
+            // The newest frame was dropped: deliver it after all, or the movie would
+            // end before its last slot.
+            append(.video(last.frame, last.index))
+            videoWaiting += 1
+            videoDrops -= 1
+            newestDropped = nil
+        }
+        finishing = true
+        condition.broadcast()
+    }
+
+    /// Ends the input if that has not been done, and waits until the output has finished.
+    ///
+    /// - Returns: the output's first error, if it failed at any point (also in `finish()`).
+    @discardableResult
+    public func waitUntilFinished() -> (any Error)? {
+        finish()
+        let worker = condition.withLock { () -> NamedThread? in defer { thread = nil }; return thread }
+        worker?.join()
+        return failure
+    }
+
+    /// The output's first error (or ``OutputError/fellBehind(_:seconds:)``), if it failed.
+    public var failure: (any Error)? { condition.withLock { firstFailure } }
+
+    /// Video frames dropped because the queue was full.
+    public var droppedVideoFrames: Int64 { condition.withLock { videoDrops } }
+
+    /// Bytes the output has written so far.
+    public var bytesWritten: Int64 { bytes.load(ordering: .relaxed) }
+
+    /// Where the video the output has taken ends, in frames: the slot after the newest
+    /// frame it was given. Frames offered but still waiting are not counted.
+    public var writtenVideoEnd: Int64 { writtenEnd.load(ordering: .relaxed) }
+
+    /// Video frames waiting for the output.
+    public var waitingVideoFrames: Int { condition.withLock { videoWaiting } }
+
+    private func append(_ item: Item) {
+        items.append(item)
+        condition.broadcast()
+    }
+
+    private func fail(_ error: any Error) {
+        if firstFailure == nil { firstFailure = error }
+        condition.broadcast()
+    }
+
+    /// The output's thread: takes items in order until the input has ended and the queue
+    /// is empty, then finishes the output.
+    private func run() {
+        while let item = next() {
+            do {
+                switch item {
+                case let .video(frame, index):
+                    try output.appendVideo(frame, frameIndex: index)
+                    writtenEnd.store(index + 1, ordering: .relaxed)
+                case let .audio(chunk):
+                    try output.appendAudio(chunk)
+                }
+            } catch {
+                condition.withLock { fail(error) }
+            }
+            bytes.store(output.bytesWritten, ordering: .relaxed)
+        }
+        do { try output.finish() } catch { condition.withLock { fail(error) } }
+        bytes.store(output.bytesWritten, ordering: .relaxed)
+    }
+
+    /// The next item to write, waiting for one; `nil` once the input has ended and
+    /// nothing is left. After a failure, what is waiting is discarded.
+    private func next() -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if firstFailure != nil {
+                items.removeAll()
+                head = 0
+                videoWaiting = 0
+                audioWaiting = 0
+                condition.broadcast()
+                if finishing { return nil }
+                condition.wait()
+                continue
+            }
+            if head < items.count { break }
+            if finishing { return nil }
+            condition.wait()
+        }
+        let item = items[head]
+        head += 1
+        if head > 256, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        switch item {
+        case .video: videoWaiting -= 1
+        case let .audio(chunk): audioWaiting -= Int64(chunk.frameCount)
+        }
+        condition.broadcast()
+        return item
+    }
+}

@@ -1,0 +1,43 @@
+/// How much an ``OutputConnection`` holds for its output, and what its output's failure
+/// means for the recording.
+public struct OutputPolicy: Sendable, Equatable {
+    /// Most video frames waiting for the output; a frame offered beyond this is dropped
+    /// and counted.
+    public var videoCapacity: Int
+    /// Most audio, in seconds, waiting for the output. Audio is never dropped: an output
+    /// this far behind has failed (``OutputError/fellBehind(_:seconds:)``).
+    public var audioBacklogSeconds: Int
+    /// Whether the recording ends when this output fails (the movie file), or goes on
+    /// without it (a live stream beside the file).
+    public var isEssential: Bool
+
+    /// Creates a policy; see the properties for the meaning of each argument.
+    public init(videoCapacity: Int, audioBacklogSeconds: Int = OutputPolicy.defaultAudioBacklogSeconds,
+                isEssential: Bool = true) {
+        precondition(videoCapacity > 0 && audioBacklogSeconds > 0)
+        self.videoCapacity = videoCapacity
+        self.audioBacklogSeconds = audioBacklogSeconds
+        self.isEssential = isEssential
+    }
+
+    /// A minute of audio: far more than a working encoder ever lags, small in memory
+    /// (11 MB of 48 kHz stereo 16-bit).
+    public static let defaultAudioBacklogSeconds = 60
+    /// The video backlog an output may build up, in seconds of frames: an encoder that
+    /// starts slowly (x264 in its first second) or a disk that stalls for a moment costs
+    /// no frames.
+    public static let videoBacklogSeconds = 1
+    /// The most memory the waiting frames may take.
+    public static let videoBacklogBytes = 96 << 20
+    /// The fewest frames an output can hold, however large they are.
+    public static let minimumVideoCapacity = 4
+
+    /// The policy for an output of `format` frames: about ``videoBacklogSeconds`` of them,
+    /// at most ``videoBacklogBytes``, at least ``minimumVideoCapacity``.
+    public static func sized(for format: VideoFormat, isEssential: Bool = true) -> OutputPolicy {
+        let perSecond = Int(format.frameRate.doubleValue.rounded(.up)) * videoBacklogSeconds
+        let frameBytes = max(1, format.pixelFormat.frameByteCount(width: format.width, height: format.height))
+        let capacity = max(minimumVideoCapacity, min(perSecond, videoBacklogBytes / frameBytes))
+        return OutputPolicy(videoCapacity: capacity, isEssential: isEssential)
+    }
+}

@@ -1,0 +1,152 @@
+import Testing
+import VidrecCore
+import VidrecMedia
+
+/// The capture session with scripted sources and recording outputs: no devices, no
+/// FFmpeg, no clocks to wait on. Capture times decide placement, so each case replays
+/// its seconds of capture at once and ends on the session's own events.
+@Suite struct CaptureSessionTests {
+    static let start: Int64 = 5_000 * 1_000_000_000
+    static let rate = Rational(30)
+    static let audioPerSecond: Int64 = 48000
+
+    /// A session over `camera` and, optionally, 5 s of scripted audio, with a capture
+    /// queue large enough to take the whole script.
+    func session(_ camera: ScriptedCamera, audio: Bool = true, limit: Double? = nil) -> CaptureSession {
+        CaptureSession(video: camera, audio: audio ? ScriptedMicrophone(start: Self.start, seconds: 5) : nil,
+                       frameRate: Self.rate, limits: RecordingLimits(duration: limit.flatMap { DurationLimit(parsing: "\($0)") }),
+                       queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000))
+    }
+
+    @Test func theLimitEndsEveryOutputAtTheSameFrameWithAudioToTheSameTime() throws {
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
+        let movie = RecordingOutput("movie")
+        let live = RecordingOutput("live")
+        let outcome = try session(camera, limit: 3).run(outputs: [
+            OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200)),
+            OutputConnection(output: live, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
+        ])
+        #expect(outcome.reason == .maximumDuration(DurationLimit(parsing: "3")!))
+        for output in [movie, live] {
+            #expect(output.indexes == Array(0..<90))
+            #expect(output.audioFrames == 3 * Self.audioPerSecond)
+            #expect(output.finishCount == 1)
+        }
+        #expect(outcome.videoFrames == 90 && outcome.audioFrames == 3 * Self.audioPerSecond)
+        #expect(outcome.droppedFrames == 0 && outcome.queueDroppedFrames == 0 && outcome.repeatedFrames == 0)
+        #expect(outcome.bytes == 90_000)
+    }
+
+    @Test func aStalledOutputDropsVideoInItsOwnQueueAndNeverStallsCaptureOrTheOtherOutputs() throws {
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
+        let stalled = RecordingOutput("stalled", waitsForRelease: true)
+        // The stalled output's disk comes back only when the other output has been
+        // finished, that is, after the whole recording has gone past it.
+        let other = RecordingOutput("other", onFinish: { stalled.releaseStall() })
+        let capacity = 4
+        let outcome = try session(camera, limit: 3).run(outputs: [
+            OutputConnection(output: stalled, policy: OutputPolicy(videoCapacity: capacity)),
+            OutputConnection(output: other, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
+        ])
+        // The other output and the capture saw every frame and all the audio.
+        #expect(other.indexes == Array(0..<90))
+        #expect(other.audioFrames == 3 * Self.audioPerSecond)
+        // The stalled one kept what its queue held, and the newest frame so that the
+        // movie still lasts its three seconds; the rest was dropped and counted.
+        let kept = stalled.indexes
+        #expect(kept.first == 0 && kept.last == 89)
+        #expect(kept == kept.sorted() && Set(kept).count == kept.count)
+        #expect(kept.count <= capacity + 2)
+        #expect(outcome.videoFrames == Int64(kept.count))
+        #expect(outcome.queueDroppedFrames == 90 - Int64(kept.count))
+        #expect(outcome.droppedFrames == 0)
+        // Audio is never dropped for a slow output.
+        #expect(stalled.audioFrames == 3 * Self.audioPerSecond)
+        #expect(outcome.reason.isSuccess && outcome.duration == Rational(3))
+    }
+
+    @Test func aFailingMovieOutputEndsTheRecordingAndIsStillFinished() throws {
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<150))
+        let movie = RecordingOutput("movie", failAtFrame: 40)
+        let outcome = try session(camera, audio: false).run(outputs: [
+            OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 1_000)),
+        ])
+        #expect(outcome.error is RecordingOutput.DiskFull)
+        #expect(!outcome.reason.isSuccess)
+        #expect(movie.indexes == Array(0..<40))
+        #expect(movie.finishCount == 1)
+    }
+
+    @Test func aFailingOutputBesideTheMovieIsLeftBehindAndTheMovieGoesOn() throws {
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
+        let movie = RecordingOutput("movie")
+        let live = RecordingOutput("live stream", failAtFrame: 10)
+        let outcome = try session(camera, limit: 2).run(outputs: [
+            OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200)),
+            OutputConnection(output: live, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
+        ])
+        #expect(outcome.reason == .maximumDuration(DurationLimit(parsing: "2")!))
+        #expect(movie.indexes == Array(0..<60) && movie.audioFrames == 2 * Self.audioPerSecond)
+        #expect(live.indexes == Array(0..<10) && live.finishCount == 1)
+        #expect(outcome.lostOutputs.count == 1)
+        #expect(outcome.lostOutputs.first?.hasPrefix("live stream: ") == true)
+    }
+
+    @Test func anOutputFarBehindOnAudioFailsInsteadOfDroppingAudio() throws {
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<150))
+        let stalled = RecordingOutput("stalled", waitsForRelease: true)
+        let movie = RecordingOutput("movie", onFinish: { stalled.releaseStall() })
+        let outcome = try session(camera, limit: 4).run(outputs: [
+            OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200)),
+            OutputConnection(output: stalled, policy: OutputPolicy(videoCapacity: 200, audioBacklogSeconds: 1, isEssential: false)),
+        ])
+        #expect(outcome.lostOutputs.first?.contains("fell more than 1 s behind") == true)
+        #expect(stalled.audioFrames < Self.audioPerSecond)
+        #expect(movie.audioFrames == 4 * Self.audioPerSecond && outcome.audioFrames == movie.audioFrames)
+        #expect(outcome.reason.isSuccess)
+    }
+
+    @Test func aVanishedCameraEndsTheMovieWithAudioToTheSameTime() throws {
+        struct Unplugged: Error {}
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<45), ending: .some(Unplugged()))
+        let movie = RecordingOutput("movie")
+        let outcome = try session(camera).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 100))])
+        #expect(movie.indexes == Array(0..<45))
+        #expect(movie.audioFrames == Self.audioPerSecond * 45 / 30)
+        #expect(outcome.duration == Rational(45, 30))
+        guard case .sourceEnded(_, .video, _)? = outcome.error as? CaptureSessionError else {
+            Issue.record("expected the camera's end, got \(String(describing: outcome.error))")
+            return
+        }
+    }
+
+    @Test func slotsTheCameraSkippedBeforeTheLimitHoldTheLastFrameUntilTheEnd() throws {
+        // The camera delivers slots 0…79, then skips to 95: slots 80…89 are empty.
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<80) + [95, 96])
+        let movie = RecordingOutput("movie")
+        let outcome = try session(camera, limit: 3).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
+        #expect(movie.indexes == Array(0..<90))
+        #expect(outcome.videoFrames == 80 && outcome.droppedFrames == 10 && outcome.repeatedFrames == 10)
+        #expect(movie.audioFrames == 3 * Self.audioPerSecond)
+    }
+
+    @Test func theCaptureQueueDropsVideoPastItsCapacityButNeverTheEndOfASource() {
+        let queue = CaptureQueue(videoCapacity: 2, audioCapacity: 1)
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<5), ending: .some(nil))
+        try? camera.start(into: queue)
+        let format = AudioFormat(sampleFormat: .s16, sampleRate: 48000, channels: 1)
+        #expect(queue.push(.audio(.silence(format: format, frameCount: 480, captureTime: 0))))
+        #expect(!queue.push(.audio(.silence(format: format, frameCount: 480, captureTime: 0))))
+        #expect(queue.droppedVideoFrames == 3)
+        #expect(queue.droppedAudioChunks == 1 && queue.droppedAudioFrames == 480)
+        var kinds: [String] = []
+        while let event = queue.pop(timeout: 0) {
+            switch event {
+            case .video(let frame): kinds.append("video \(frame.sequence)")
+            case .audio: kinds.append("audio")
+            case .sourceEnded: kinds.append("ended")
+            }
+        }
+        #expect(kinds == ["video 0", "video 1", "ended", "audio"])
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+import VidrecMedia
+
+/// An output that records what it is given: frame indexes, audio frames, whether it was
+/// finished. It can be told to wait in its first video append until an event (another
+/// output finishing), standing in for an encoder or a disk that stalls, and to fail at a
+/// given frame, standing in for a full disk.
+final class RecordingOutput: CaptureOutput, @unchecked Sendable {
+    struct DiskFull: Error {}
+
+    let outputName: String
+    private let state = Mutex<(indexes: [Int64], audio: Int64, finished: Int)>(([], 0, 0))
+    private let failAtFrame: Int?
+    private let release = DispatchSemaphore(value: 0)
+    private let waitsForRelease: Bool
+    private let onFinish: (@Sendable () -> Void)?
+
+    /// - Parameters:
+    ///   - waitsForRelease: the first video append waits until ``releaseStall()``.
+    ///   - failAtFrame: the append of this many-th frame (0-based) throws ``DiskFull``.
+    ///   - onFinish: called when the output is finished.
+    init(_ name: String, waitsForRelease: Bool = false, failAtFrame: Int? = nil,
+         onFinish: (@Sendable () -> Void)? = nil) {
+        outputName = name
+        self.waitsForRelease = waitsForRelease
+        self.failAtFrame = failAtFrame
+        self.onFinish = onFinish
+    }
+
+    /// Lets a stalled first append go on.
+    func releaseStall() { release.signal() }
+
+    var indexes: [Int64] { state.withLock { $0.indexes } }
+    var audioFrames: Int64 { state.withLock { $0.audio } }
+    var finishCount: Int { state.withLock { $0.finished } }
+
+    func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
+        let count = state.withLock { $0.indexes.count }
+        if count == 0, waitsForRelease { release.wait() }
+        if count == failAtFrame { throw DiskFull() }
+        state.withLock { $0.indexes.append(frameIndex) }
+    }
+
+    func appendAudio(_ chunk: AudioChunk) throws {
+        state.withLock { $0.audio += Int64(chunk.frameCount) }
+    }
+
+    func finish() throws {
+        state.withLock { $0.finished += 1 }
+        onFinish?()
+    }
+
+    var bytesWritten: Int64 { state.withLock { Int64($0.indexes.count) * 1000 } }
+}
