@@ -8,8 +8,11 @@
 //                      connections (a thread and a bounded queue each), queues, errors
 //   VidrecFFmpeg       the movie file output (libavformat/libavcodec/libswscale/libswresample)
 //   VidrecTestSources  the built-in test camera and test microphone
-//   VidrecCore         presets, the duration limiter, the capture session, the store and album
-//   VidrecCLI          the strict command-line parser and the commands
+//   VidrecV4L2/ALSA    the real camera and microphone
+//   VidrecCore         the recording and save use cases (Recorder, AlbumSaver), presets, the
+//                      duration limiter, the capture session, the store and album
+//   VidrecCLI          the strict command-line parser, the commands (parse, call the core,
+//                      render) and SystemDevices, the real devices behind the core's port
 //   vidrec             main.swift
 import PackageDescription
 

@@ -41,6 +41,9 @@ public struct CommandContext: Sendable {
         try RecordingStore(stateDirectory: paths.stateDirectory)
     }
 
+    /// The record of the files vidrec saved to albums.
+    public var manifest: AlbumManifest { AlbumManifest(stateDirectory: paths.stateDirectory) }
+
     /// The album: `--album`, else `VIDREC_ALBUM`, else the XDG videos folder.
     public func album(_ option: String?) -> Album {
         Album(path: option.map { ($0 as NSString).expandingTildeInPath } ?? paths.defaultAlbum)

@@ -83,6 +83,9 @@ public final class CaptureQueue: @unchecked Sendable {
         return event
     }
 
+    /// Video frames waiting to be taken.
+    public var waitingVideoFrames: Int { condition.lock(); defer { condition.unlock() }; return videoCount }
+
     /// Video frames dropped because the queue was full.
     public var droppedVideoFrames: Int { condition.lock(); defer { condition.unlock() }; return videoDrops }
 

@@ -13,7 +13,4 @@ public struct MovieSettings: Sendable, Equatable {
         self.video = video
         self.audio = audio
     }
-
-    /// The file name extension for ``container``.
-    public var fileExtension: String { container }
 }

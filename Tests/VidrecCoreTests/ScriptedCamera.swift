@@ -1,3 +1,4 @@
+import Glibc
 import VidrecMedia
 
 /// A camera that delivers a fixed script of frames at once when started: tiny frames
@@ -12,14 +13,22 @@ final class ScriptedCamera: VideoCaptureSource {
     let start: Int64
     let indexes: [Int64]
     let ending: (any Error)??
+    let paced: Bool
+    private let worker = CaptureWorker()
 
-    /// - Parameter ending: `nil` to go on delivering nothing; `.some(error)` to end the
-    ///   source after the script (`.some(nil)`: ended without an error).
-    init(frameRate: Rational = Rational(30), start: Int64, indexes: [Int64], ending: (any Error)?? = nil) {
+    /// - Parameters:
+    ///   - ending: `nil` to go on delivering nothing; `.some(error)` to end the source
+    ///     after the script (`.some(nil)`: ended without an error).
+    ///   - paced: deliver from a thread, each frame once the queue has room for it (for a
+    ///     session whose capture queue is smaller than the script); otherwise all at
+    ///     once, on the caller's thread.
+    init(frameRate: Rational = Rational(30), start: Int64, indexes: [Int64], ending: (any Error)?? = nil,
+         paced: Bool = false) {
         videoFormat = VideoFormat(pixelFormat: .yuyv, width: 2, height: 2, frameRate: frameRate)
         self.start = start
         self.indexes = indexes
         self.ending = ending
+        self.paced = paced
     }
 
     /// The capture time of frame slot `index`.
@@ -28,7 +37,19 @@ final class ScriptedCamera: VideoCaptureSource {
     }
 
     func start(into queue: CaptureQueue) throws {
+        guard paced else { return deliver(into: queue, whileRunning: { true }) }
+        worker.start(name: "scripted.camera") { [self] in
+            deliver(into: queue) {
+                // Poll for room: the queue has no blocking push, by design.
+                while worker.isRunning, queue.waitingVideoFrames >= queue.videoCapacity { usleep(500) }
+                return worker.isRunning
+            }
+        }
+    }
+
+    private func deliver(into queue: CaptureQueue, whileRunning hasRoom: () -> Bool) {
         for (sequence, index) in indexes.enumerated() {
+            guard hasRoom() else { return }
             let buffer = FrameBuffer(count: 8)
             // The slot number in the first byte, so an output can tell frames apart.
             buffer.bytes.storeBytes(of: UInt8(truncatingIfNeeded: index), as: UInt8.self)
@@ -38,5 +59,5 @@ final class ScriptedCamera: VideoCaptureSource {
         if let ending { queue.push(.sourceEnded(.video, ending)) }
     }
 
-    func stop() {}
+    func stop() { worker.stop() }
 }

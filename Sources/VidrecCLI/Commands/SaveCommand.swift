@@ -37,22 +37,11 @@ struct SaveCommand: VidrecCommand {
         return name
     }
 
-    /// Remembers a saved file as vidrec's, then applies `--keep` and `--album-max-size`.
-    static func afterSave(_ saved: String, context: CommandContext, keep: Int?, albumMaxSize: Int64?) throws {
-        let manifest = AlbumManifest(stateDirectory: context.paths.stateDirectory)
-        try manifest.recordSave(saved)
-        guard keep != nil || albumMaxSize != nil else { return }
-        let album = URL(fileURLWithPath: saved).deletingLastPathComponent().path
-        for removed in try manifest.prune(album: album, keep: keep, maxBytes: albumMaxSize) {
-            context.err("vidrec: removed older recording \(removed)\n")
-        }
-    }
-
     func run(_ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
         let entry = try id.map { try store.entry(id: $0) } ?? store.newestSavable(command: "save")
-        let saved = try store.commit(entry, to: context.album(albumPath), name: name, finalizer: MovieFinalizer())
-        try SaveCommand.afterSave(saved, context: context, keep: nil, albumMaxSize: nil)
+        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer())
+        let (saved, _) = try saver.save(entry, to: SaveRequest(album: context.album(albumPath)), name: name)
         context.out(saved + "\n")
         return .success
     }

@@ -4,7 +4,6 @@ import Synchronization
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
-import VidrecV4L2
 
 /// `vidrec start`: record into the pending area until a limit, `vidrec stop`, Ctrl-C or
 /// SIGTERM; optionally save to the album when it ends well.
@@ -144,57 +143,26 @@ struct StartCommand: VidrecCommand {
 
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
                         terminal: (@Sendable (String) -> Void)?) throws -> ExitCode {
-        var preset = try context.presetLibrary.preset(named: quality)
+        let preset = try context.presetLibrary.preset(named: quality)
         let store = try context.store()
-        let album = context.album(albumPath)
-        if save { try album.prepare() }
-        if let floor = minFree, let free = try? FreeSpace.available(at: store.directory), free < floor {
-            throw CLIError("only \(ByteCount.format(free)) free on the disk holding \(store.directory), below the floor of \(ByteCount.format(floor)); free space, or lower it with --min-free", .ioError)
-        }
-        let description = camera == "test" ? nil : try CameraDiscovery().resolve(camera)
-        if let path = description?.path, let running = store.running().first(where: { $0.sidecar.cameraPath == path }) {
-            throw CLIError("camera \(path) is already being recorded by vidrec: recording \(running.id) (pid \(running.sidecar.pid), started \(running.sidecar.startTime)); stop it with 'vidrec stop'", .temporaryFailure)
-        }
-        // Before any thread exists (x264 and the capture threads inherit the mask).
-        SignalWatcher.blockSignals()
-        let audio = try SourceFactory.microphone(microphone, preset: preset)
-        let (video, cameraMode) = try SourceFactory.camera(description, format: cameraFormat, fit: fit, preset: &preset) {
+        let started = Date()
+        let request = RecordingRequest(
+            preset: preset, duration: limit, maxFileSize: maxSize, minFreeSpace: minFree,
+            saveName: saveName ?? nameTemplate.map { NameTemplate.expand($0, at: started) },
+            save: save ? SaveRequest(album: context.album(albumPath), keep: keep, albumMaxSize: albumMaxSize) : nil,
+            startTime: started, pid: getpid())
+        let devices = SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: fit, microphone: microphone) {
             context.err("vidrec: \($0)\n")
         }
-        if audio == nil { preset.settings.audio = nil }
-
-        let started = Date()
-        let name = saveName ?? nameTemplate.map { NameTemplate.expand($0, at: started) }
-        let (entry, lock) = try store.create(at: started) { id in
-            var sidecar = RecordingSidecar(
-                id: id, preset: preset.name, presetFile: preset.file, camera: video.displayName,
-                microphone: audio?.displayName, container: preset.settings.container, startTime: started,
-                pid: getpid(), maxDuration: limit?.seconds.doubleValue)
-            sidecar.cameraPath = description?.path
-            sidecar.cameraMode = cameraMode
-            sidecar.frameRate = "\(preset.settings.video.frameRate)"
-            sidecar.saveName = name
-            return sidecar
-        }
-        var sidecar = entry.sidecar
-        let output: MovieFileOutput
-        do {
-            output = try MovieFileOutput(path: entry.partialPath, settings: preset.settings)
-        } catch {
-            store.abandon(entry)
-            throw error
-        }
-
-        let limits = RecordingLimits(duration: limit, maxFileSize: maxSize, minFreeSpace: minFree,
-                                     nominalBytesPerSecond: StartCommand.nominalBytesPerSecond(preset.settings))
-        let pendingDirectory = store.directory
-        let session = CaptureSession(video: video, audio: audio, frameRate: preset.settings.video.frameRate,
-                                     limits: limits, freeSpace: { try? FreeSpace.available(at: pendingDirectory) })
+        let recorder = Recorder(store: store, devices: devices,
+                                saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer()))
+        // Before any thread exists (x264 and the capture threads inherit the mask).
+        SignalWatcher.blockSignals()
         let interrupts = Atomic<Int>(0)
         _ = SignalWatcher { signal in
             let count = interrupts.add(1, ordering: .sequentiallyConsistent).newValue
             if count == 1 {
-                session.requestStop()
+                recorder.requestStop()
                 let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
                 context.err((context.errIsTerminal ? "\r\u{1B}[K" : "") + "vidrec: stopping (\(name)); finishing the file" + (signal == SIGINT ? " (Ctrl-C again aborts)" : "") + "\n")
             } else if signal == SIGINT {
@@ -203,92 +171,63 @@ struct StartCommand: VidrecCommand {
             }
         }
 
-        let sources = [video.displayName, audio?.displayName].compactMap { $0 }.joined(separator: " + ")
-        let until = limit.map { "for \($0)" } ?? "until stopped"
-        context.err("vidrec: recording \(entry.id) (\(preset.name): \(preset.resolvedDescription)) from \(sources), \(until)\n")
         let status = StatusLine(enabled: terminal != nil, limit: limit, write: terminal ?? { _ in })
-        let movie = OutputConnection(output: output, policy: .sized(for: video.videoFormat), threadName: "vidrec.movie")
-        let outcome = try session.run(outputs: [movie]) { progress in
-            status.update(progress)
-            store.writeProgress(progress, id: entry.id)
+        let result = try recorder.record(request) { event in
+            switch event {
+            case let .started(id, preset, settings, sources, limit):
+                let until = limit.map { "for \($0)" } ?? "until stopped"
+                context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
+            case .progress(let progress):
+                status.update(progress)
+            case .ended:
+                status.clear()
+            }
         }
-        status.clear()
-        store.endProgress(id: entry.id)
 
-        // Finalize the fragments into an indexed movie, then record the result.
-        var finalizeError: (any Error)?
-        // A write that failed (a full disk) may have torn the last fragment part-way
-        // through one stream: trim both to their common end then.
-        do { try store.finalize(entry, with: MovieFinalizer(), trimToCommonEnd: outcome.error != nil) } catch { finalizeError = error }
-        let overruns = (audio as? OverrunCounting)?.overruns
-        sidecar.state = finalizeError != nil ? .interrupted : outcome.reason.isSuccess ? .finished : .failed
-        sidecar.duration = outcome.duration.doubleValue
-        sidecar.videoFrames = outcome.videoFrames
-        sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
-        sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
-        sidecar.repeatedFrames = outcome.repeatedFrames
-        sidecar.insertedSilence = audio.map { Double(outcome.insertedSilence) / Double($0.audioFormat.sampleRate) }
-        sidecar.droppedAudio = audio.map { Double(outcome.droppedAudio) / Double($0.audioFormat.sampleRate) }
-        sidecar.overruns = overruns
-        sidecar.endReason = outcome.reason.message
-        // On a full disk even the sidecar may not fit; the recording then reads as
-        // interrupted, which is true, and stays recoverable.
-        let sidecarWritten = (try? store.write(sidecar)) != nil
-        // The sidecar now says how it ended; the lock file has done its job.
-        if finalizeError == nil && sidecarWritten { unlink(entry.lockPath) }
-        withExtendedLifetime(lock) {}
-
-        let summary = StartCommand.summary(outcome, audio: audio, overruns: overruns)
+        let outcome = result.outcome
+        let summary = StartCommand.summary(result)
         if let error = outcome.error {
             let (message, code) = RuntimeFailure.classify(error)
-            report("vidrec: recording \(entry.id) failed: \(message) (\(summary); kept in pending)\n")
+            report("vidrec: recording \(result.id) failed: \(message) (\(summary); kept in pending)\n")
             return code
         }
-        if let finalizeError {
+        if let finalizeError = result.finalizeError {
             let (message, code) = RuntimeFailure.classify(finalizeError)
-            report("vidrec: recording \(entry.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n")
+            report("vidrec: recording \(result.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n")
             return code == .failure ? .ioError : code
         }
         if case .lowDiskSpace = outcome.reason {
-            report("vidrec: recording \(entry.id) \(outcome.reason.message) (\(summary); kept in pending)\n")
+            report("vidrec: recording \(result.id) \(outcome.reason.message) (\(summary); kept in pending)\n")
             return .ioError
         }
         context.err("vidrec: \(outcome.reason.message): \(summary)\n")
-        guard save else {
-            context.err("vidrec: recording \(entry.id) is pending; keep it with 'vidrec save'\n")
+        for lost in outcome.lostOutputs { context.err("vidrec: left behind: \(lost)\n") }
+        guard let saved = result.savedPath else {
+            context.err("vidrec: recording \(result.id) is pending; keep it with 'vidrec save'\n")
             return .success
         }
-        let saved = try store.commit(store.entry(id: entry.id), to: album, name: nil, finalizer: MovieFinalizer())
-        try SaveCommand.afterSave(saved, context: context, keep: keep, albumMaxSize: albumMaxSize)
+        for path in result.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
         context.out(saved + "\n")
         return .success
     }
 
     /// What the end line says after the reason: duration, frames, drops, gaps, size.
-    static func summary(_ outcome: RecordingOutcome, audio: (any AudioCaptureSource)?, overruns: Int?) -> String {
+    static func summary(_ result: RecordingReport) -> String {
+        let outcome = result.outcome
         var summary = String(format: "%.3f s, %lld frames", outcome.duration.doubleValue, outcome.videoFrames)
         let dropped = outcome.droppedFrames + outcome.queueDroppedFrames
         if dropped > 0 {
             summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
         }
         if outcome.deviceSkippedFrames > 0 { summary += ", the camera reports \(outcome.deviceSkippedFrames) skipped" }
-        if let overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
-        if outcome.insertedSilence > 0, let audio {
-            summary += String(format: ", %.2f s of silence filled in for microphone gaps",
-                              Double(outcome.insertedSilence) / Double(audio.audioFormat.sampleRate))
+        if let overruns = result.overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
+        if outcome.insertedSilence > 0, let rate = result.audioSampleRate {
+            summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))
         }
-        if outcome.droppedAudio > 0, let audio {
+        if outcome.droppedAudio > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of audio dropped (a full queue or a fast microphone clock)",
-                              Double(outcome.droppedAudio) / Double(audio.audioFormat.sampleRate))
+                              Double(outcome.droppedAudio) / Double(rate))
         }
         return summary + ", \(ByteCount.format(outcome.bytes))"
-    }
-
-    /// A generous guess of the preset's bytes per second, for the size margin.
-    static func nominalBytesPerSecond(_ settings: MovieSettings) -> Int64 {
-        let video = settings.video
-        let guess = Double(video.width * video.height) * video.frameRate.doubleValue * 0.05
-        let videoBits = video.crf == nil ? Double(video.bitRate ?? 0) : min(guess, Double(video.bitRate ?? Int.max))
-        return Int64((videoBits + Double(settings.audio?.bitRate ?? 0)) / 8)
     }
 }

@@ -10,6 +10,13 @@ enum RuntimeFailure {
         switch error {
         case let error as CLIError:
             return (error.message, error.code)
+        case let error as RecorderError:
+            switch error {
+            case .lowDiskSpace:
+                return ("\(error); free space, or lower it with --min-free", .ioError)
+            case .cameraBusy:
+                return ("\(error); stop it with 'vidrec stop'", .temporaryFailure)
+            }
         case let error as PresetError:
             return (error.description, .dataError)
         case let error as StoreError:

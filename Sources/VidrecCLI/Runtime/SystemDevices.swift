@@ -1,0 +1,74 @@
+import Synchronization
+import VidrecALSA
+import VidrecCore
+import VidrecFFmpeg
+import VidrecMedia
+import VidrecTestSources
+import VidrecV4L2
+
+/// The recorder's devices on this machine: `--camera`, `--camera-format`, `--fit` and
+/// `--mic` turned into V4L2 and ALSA sources (or the built-in test sources), and the
+/// FFmpeg movie file output. Never falls back to another device than the one asked for.
+final class SystemDevices: RecordingDevices, Sendable {
+    private let camera: String
+    private let cameraFormat: PixelFormat?
+    private let fit: VideoFit
+    private let microphone: String
+    private let report: @Sendable (String) -> Void
+    private let found = Mutex<CameraDescription?>(nil)
+
+    /// - Parameters:
+    ///   - camera: `--camera` (`test` for the test pattern).
+    ///   - report: where the camera mode chosen is told.
+    init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String,
+         report: @escaping @Sendable (String) -> Void) {
+        self.camera = camera
+        self.cameraFormat = cameraFormat
+        self.fit = fit
+        self.microphone = microphone
+        self.report = report
+    }
+
+    func findCamera() throws -> String? {
+        guard camera != "test" else { return nil }
+        let description = try CameraDiscovery().resolve(camera)
+        found.withLock { $0 = description }
+        return description.path
+    }
+
+    func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
+        guard camera != "test" else {
+            return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
+                                path: nil, mode: nil)
+        }
+        let description = try found.withLock { $0 } ?? CameraDiscovery().resolve(camera)
+        let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
+                                                     frameRate: video.frameRate, format: cameraFormat, fit: fit,
+                                                     camera: description.path)
+        let source = try V4L2Camera(description, mode: choice.mode)
+        video.fit = choice.fit ?? fit
+        // The driver may round the rate it was asked for.
+        let output = min(source.videoFormat.frameRate, video.frameRate)
+        if output != video.frameRate {
+            video.frameRate = output
+            let oneSecond = Int((output.numerator + output.denominator - 1) / output.denominator)
+            video.keyframeInterval = max(1, min(video.keyframeInterval, oneSecond))
+        }
+        report(choice.summary)
+        return OpenedCamera(source: source, path: description.path,
+                            mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
+    }
+
+    func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)? {
+        guard microphone != "none", let audio else { return nil }
+        if microphone == "test" {
+            return ToneMicrophone(sampleRate: audio.sampleRate, channels: audio.channels)
+        }
+        let name = try MicrophoneDiscovery().resolve(microphone)
+        return try ALSAMicrophone(name: name, sampleRate: audio.sampleRate, channels: audio.channels)
+    }
+
+    func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput {
+        try MovieFileOutput(path: path, settings: settings)
+    }
+}

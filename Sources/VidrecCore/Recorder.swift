@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+import VidrecMedia
+
+/// The recording use case, from the request to the album: what `vidrec start` does,
+/// with the command line left to parse and render.
+///
+/// It checks the disk and the camera, opens the sources and the movie output through
+/// ``RecordingDevices``, creates the recording in the pending area (locked, with its
+/// sidecar), runs the ``CaptureSession``, finalizes the file, writes how it ended into
+/// the sidecar and, when asked and the recording ended well, saves it to the album.
+public final class Recorder: Sendable {
+    private let store: RecordingStore
+    private let devices: any RecordingDevices & Sendable
+    private let saver: AlbumSaver
+    private let freeSpace: @Sendable (String) -> Int64?
+    private let session = Mutex<CaptureSession?>(nil)
+    private let stopRequested = Atomic<Bool>(false)
+
+    /// Creates a recorder.
+    ///
+    /// - Parameters:
+    ///   - store: the pending area.
+    ///   - devices: the camera, microphone and movie output.
+    ///   - saver: the save step, with its finalizer.
+    ///   - freeSpace: bytes free on the file system holding a path (`nil`: unknown).
+    public init(store: RecordingStore, devices: any RecordingDevices & Sendable, saver: AlbumSaver,
+                freeSpace: @escaping @Sendable (String) -> Int64? = { try? FreeSpace.available(at: $0) }) {
+        self.store = store
+        self.devices = devices
+        self.saver = saver
+        self.freeSpace = freeSpace
+    }
+
+    /// Asks the recording to end, as `vidrec stop` or Ctrl-C do: the movie ends after the
+    /// newest frame. Safe from any thread; asked before the session runs, it ends at once.
+    public func requestStop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        session.withLock { $0?.requestStop() }
+    }
+
+    /// Records as `request` asks, until a limit, ``requestStop()`` or a failure.
+    ///
+    /// - Parameter events: called on this thread as the recording goes (start, progress, end).
+    /// - Returns: how it went. A recording that failed part-way (a vanished camera, a full
+    ///   disk) is kept in the pending area, and the report says why.
+    /// - Throws: ``RecorderError`` and device or output errors when nothing could be
+    ///   recorded; store or album errors when the save step failed (the recording then
+    ///   stays pending, whole).
+    public func record(_ request: RecordingRequest, events: (RecorderEvent) -> Void = { _ in }) throws -> RecordingReport {
+        var preset = request.preset
+        if let save = request.save { try save.album.prepare() }
+        if let floor = request.minFreeSpace, let free = freeSpace(store.directory), free < floor {
+            throw RecorderError.lowDiskSpace(directory: store.directory, free: free, floor: floor)
+        }
+        if let path = try devices.findCamera(), let running = store.running().first(where: { $0.sidecar.cameraPath == path }) {
+            throw RecorderError.cameraBusy(path: path, id: running.id, pid: running.sidecar.pid, since: running.sidecar.startTime)
+        }
+        let audio = try devices.openMicrophone(for: preset.settings.audio)
+        let camera = try devices.openCamera(adjusting: &preset.settings.video)
+        if audio == nil { preset.settings.audio = nil }
+
+        let (entry, lock) = try store.create(at: request.startTime) { id in
+            var sidecar = RecordingSidecar(
+                id: id, preset: preset.name, presetFile: preset.file, camera: camera.source.displayName,
+                microphone: audio?.displayName, container: preset.settings.container, startTime: request.startTime,
+                pid: request.pid, maxDuration: request.duration?.seconds.doubleValue)
+            sidecar.cameraPath = camera.path
+            sidecar.cameraMode = camera.mode
+            sidecar.frameRate = "\(preset.settings.video.frameRate)"
+            sidecar.saveName = request.saveName
+            return sidecar
+        }
+        let output: any CaptureOutput
+        do {
+            output = try devices.makeMovieOutput(path: entry.partialPath, settings: preset.settings)
+        } catch {
+            store.abandon(entry)
+            throw error
+        }
+
+        let limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
+                                     minFreeSpace: request.minFreeSpace,
+                                     nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
+        let pending = store.directory
+        let freeSpace = freeSpace
+        let session = CaptureSession(video: camera.source, audio: audio, frameRate: preset.settings.video.frameRate,
+                                     limits: limits, freeSpace: { freeSpace(pending) })
+        self.session.withLock { $0 = session }
+        if stopRequested.load(ordering: .sequentiallyConsistent) { session.requestStop() }
+        defer { self.session.withLock { $0 = nil } }
+
+        events(.started(id: entry.id, preset: preset.name, settings: preset.resolvedDescription,
+                        sources: [camera.source.displayName, audio?.displayName].compactMap { $0 }, limit: request.duration))
+        let movie = OutputConnection(output: output, policy: .sized(for: camera.source.videoFormat), threadName: "vidrec.movie")
+        let outcome = try session.run(outputs: [movie]) { progress in
+            events(.progress(progress))
+            store.writeProgress(progress, id: entry.id)
+        }
+        store.endProgress(id: entry.id)
+        events(.ended)
+
+        // Finalize the fragments into an indexed movie, then record the result. A write
+        // that failed (a full disk) may have torn the last fragment part-way through one
+        // stream: both are trimmed to their common end then.
+        var report = RecordingReport(id: entry.id, outcome: outcome, audioSampleRate: audio?.audioFormat.sampleRate,
+                                     overruns: (audio as? OverrunCounting)?.overruns)
+        do {
+            try store.finalize(entry, with: saver.finalizer, trimToCommonEnd: outcome.error != nil)
+        } catch {
+            report.finalizeError = error
+        }
+        var sidecar = entry.sidecar
+        sidecar.state = report.finalizeError != nil ? .interrupted : outcome.reason.isSuccess ? .finished : .failed
+        sidecar.duration = outcome.duration.doubleValue
+        sidecar.videoFrames = outcome.videoFrames
+        sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
+        sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
+        sidecar.repeatedFrames = outcome.repeatedFrames
+        sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
+        sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
+        sidecar.overruns = report.overruns
+        sidecar.endReason = outcome.reason.message
+        // On a full disk even the sidecar may not fit; the recording then reads as
+        // interrupted, which is true, and stays recoverable.
+        let sidecarWritten = (try? store.write(sidecar)) != nil
+        // The sidecar now says how it ended; the lock file has done its job.
+        if report.finalizeError == nil && sidecarWritten { unlink(entry.lockPath) }
+        withExtendedLifetime(lock) {}
+
+        if let save = request.save, report.endedWell {
+            (report.savedPath, report.removedFromAlbum) = try saver.save(store.entry(id: entry.id), to: save)
+        }
+        return report
+    }
+}

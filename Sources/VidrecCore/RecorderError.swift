@@ -1,0 +1,18 @@
+/// Why the ``Recorder`` would not start. Nothing was recorded.
+public enum RecorderError: Error, Sendable, Equatable {
+    /// The disk holding the pending area is already below the `--min-free` floor.
+    case lowDiskSpace(directory: String, free: Int64, floor: Int64)
+    /// vidrec is already recording from this camera.
+    case cameraBusy(path: String, id: String, pid: Int32, since: String)
+}
+
+extension RecorderError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .lowDiskSpace(directory, free, floor):
+            "only \(ByteCount.format(free)) free on the disk holding \(directory), below the floor of \(ByteCount.format(floor))"
+        case let .cameraBusy(path, id, pid, since):
+            "camera \(path) is already being recorded by vidrec: recording \(id) (pid \(pid), started \(since))"
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import VidrecMedia
+
+/// What the ``Recorder`` reports while it works, for the command line to render.
+public enum RecorderEvent: Sendable {
+    /// Recording has started: the ID, the preset's name and resolved description, the
+    /// sources' names.
+    case started(id: String, preset: String, settings: String, sources: [String], limit: DurationLimit?)
+    /// About twice a second while recording.
+    case progress(SessionProgress)
+    /// Recording has ended; finalizing and saving follow.
+    case ended
+}

@@ -1,0 +1,45 @@
+import VidrecMedia
+
+/// What the ``Recorder`` needs from the layers below the core: the camera, the
+/// microphone and the movie output, as AVFoundation's capture devices and
+/// `AVCaptureMovieFileOutput` are to a capture session. The command line gives the
+/// real ones (V4L2, ALSA, FFmpeg, or the built-in test sources); tests give scripted
+/// ones.
+public protocol RecordingDevices: AnyObject {
+    /// Finds the camera asked for, without opening it.
+    ///
+    /// - Returns: its device path, or `nil` for a camera that has none (the built-in
+    ///   test camera), which is never busy.
+    func findCamera() throws -> String?
+
+    /// Opens the camera found by ``findCamera()`` and chooses its mode.
+    ///
+    /// - Parameter video: the preset's video settings; adjusted to what the camera can
+    ///   do (a slower frame rate, the fit of another aspect ratio).
+    func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera
+
+    /// Opens the microphone asked for, for `audio`; `nil` for none (`--mic none`, or a
+    /// preset without audio).
+    func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)?
+
+    /// Creates the movie output, writing a new file at `path`.
+    func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput
+}
+
+/// A camera opened by ``RecordingDevices/openCamera(adjusting:)``.
+public struct OpenedCamera {
+    /// The capture source.
+    public var source: any VideoCaptureSource
+    /// Its device path, for refusing a second recording from it (`nil`: none).
+    public var path: String?
+    /// The mode chosen, for the sidecar (`640x480 YUYV 25 fps, crop`); `nil` when there
+    /// is no choice (the test camera).
+    public var mode: String?
+
+    /// Creates an opened camera; see the properties for the meaning of each argument.
+    public init(source: any VideoCaptureSource, path: String?, mode: String?) {
+        self.source = source
+        self.path = path
+        self.mode = mode
+    }
+}

@@ -1,0 +1,26 @@
+/// How a recording went, from start to the album.
+public struct RecordingReport: Sendable {
+    /// The recording's ID in the pending area.
+    public var id: String
+    /// What the capture session produced and why it ended.
+    public var outcome: RecordingOutcome
+    /// Why finalizing the file failed, if it did: the recording then stays pending as
+    /// interrupted, playable as it is, and `vidrec save` finalizes it later.
+    public var finalizeError: (any Error)?
+    /// The microphone's sample rate, to turn audio frame counts into seconds (`nil`
+    /// without a microphone).
+    public var audioSampleRate: Int?
+    /// Microphone overruns recovered, where the microphone counts them.
+    public var overruns: Int?
+    /// Where the recording was saved, with `save` in the request and a good end.
+    public var savedPath: String?
+    /// Older recordings removed from the album after saving (`--keep`, `--album-max-size`).
+    public var removedFromAlbum: [String] = []
+
+    /// Whether the recording ended well and is whole: a limit or a stop, finalized.
+    public var endedWell: Bool {
+        guard finalizeError == nil, outcome.error == nil else { return false }
+        if case .lowDiskSpace = outcome.reason { return false }
+        return outcome.reason.isSuccess
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What `vidrec start` asks of the ``Recorder``, as `UIImagePickerController`'s
+/// `videoQuality` and `videoMaximumDuration` ask it of the camera.
+public struct RecordingRequest: Sendable {
+    /// The quality preset, resolved.
+    public var preset: Preset
+    /// `--max`.
+    public var duration: DurationLimit?
+    /// `--max-size`.
+    public var maxFileSize: Int64?
+    /// `--min-free` (`nil`: no floor).
+    public var minFreeSpace: Int64?
+    /// The name to save under (`--as`, or `--name` expanded), kept in the sidecar.
+    public var saveName: String?
+    /// Save to the album when the recording ends well (`--save`), and how.
+    public var save: SaveRequest?
+    /// When the recording starts (its ID and `--name` come from it).
+    public var startTime: Date
+    /// The recording process, for the sidecar.
+    public var pid: Int32
+
+    /// Creates a request; see the properties for the meaning of each argument.
+    public init(preset: Preset, duration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,
+                saveName: String? = nil, save: SaveRequest? = nil, startTime: Date = Date(), pid: Int32) {
+        self.preset = preset
+        self.duration = duration
+        self.maxFileSize = maxFileSize
+        self.minFreeSpace = minFreeSpace
+        self.saveName = saveName
+        self.save = save
+        self.startTime = startTime
+        self.pid = pid
+    }
+}
+
+/// Where and how a recording is saved when it ends well.
+public struct SaveRequest: Sendable {
+    /// The album folder.
+    public var album: Album
+    /// Keep only this many of vidrec's newest recordings in the album (`--keep`).
+    public var keep: Int?
+    /// Remove vidrec's oldest recordings beyond this total size (`--album-max-size`).
+    public var albumMaxSize: Int64?
+
+    /// Creates a save request; see the properties for the meaning of each argument.
+    public init(album: Album, keep: Int? = nil, albumMaxSize: Int64? = nil) {
+        self.album = album
+        self.keep = keep
+        self.albumMaxSize = albumMaxSize
+    }
+}

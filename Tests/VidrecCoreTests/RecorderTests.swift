@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import Testing
+import VidrecCore
+import VidrecMedia
+
+/// The recording use case, driven as `vidrec start` drives it, with scripted devices:
+/// from the request to the pending area, the sidecar and the album.
+@Suite struct RecorderTests {
+    let state: TemporaryDirectory
+    let store: RecordingStore
+    let albumPath: String
+
+    init() throws {
+        state = try TemporaryDirectory()
+        store = try RecordingStore(stateDirectory: state.path + "/state")
+        albumPath = state.path + "/album"
+    }
+
+    func recorder(_ devices: ScriptedDevices, free: Int64? = nil) -> Recorder {
+        Recorder(store: store, devices: devices,
+                 saver: AlbumSaver(store: store, manifest: AlbumManifest(stateDirectory: state.path + "/state"), finalizer: RenameOnly()),
+                 freeSpace: { _ in free })
+    }
+
+    func request(max seconds: String? = "2", save: SaveRequest? = nil, minFree: Int64? = nil) -> RecordingRequest {
+        RecordingRequest(preset: ScriptedDevices.preset(), duration: seconds.flatMap { DurationLimit(parsing: $0) },
+                         minFreeSpace: minFree, save: save, pid: getpid())
+    }
+
+    /// The lines the scripted output wrote: video frame indexes and audio frames.
+    func contents(_ path: String) throws -> (frames: [Int64], audio: Int64) {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let frames = lines.filter { $0.hasPrefix("video ") }.map { Int64($0.dropFirst(6))! }
+        let audio = lines.filter { $0.hasPrefix("audio ") }.reduce(Int64(0)) { $0 + Int64($1.dropFirst(6))! }
+        return (frames, audio)
+    }
+
+    @Test func aRecordingEndsAtItsLimitIsFinalizedAndItsSidecarSaysHowItEnded() throws {
+        var events: [String] = []
+        let report = try recorder(ScriptedDevices(cameraPath: "/dev/video9")).record(request()) { event in
+            switch event {
+            case .started(let id, _, _, let sources, _): events.append("started \(id) \(sources.joined(separator: "+"))")
+            case .progress: break
+            case .ended: events.append("ended")
+            }
+        }
+        #expect(report.endedWell && report.savedPath == nil)
+        #expect(events == ["started \(report.id) scripted camera+scripted microphone", "ended"])
+        let entry = try store.entry(id: report.id)
+        #expect(entry.state == .finished)
+        #expect(entry.sidecar.duration == 2 && entry.sidecar.videoFrames == 60 && entry.sidecar.droppedFrames == 0)
+        #expect(entry.sidecar.cameraPath == "/dev/video9" && entry.sidecar.cameraMode == "2x2 YUYV 30 fps")
+        #expect(entry.sidecar.endReason == "reached maximum duration (2 s)")
+        #expect(!FileManager.default.fileExists(atPath: entry.lockPath) && !FileManager.default.fileExists(atPath: entry.partialPath))
+        let written = try contents(entry.mediaPath)
+        #expect(written.frames == Array(0..<60) && written.audio == 2 * 48000)
+    }
+
+    @Test func aRecordingThatEndsWellIsSavedAndTheAlbumKeepsOnlyTheNewest() throws {
+        let save = SaveRequest(album: Album(path: albumPath), keep: 1)
+        let first = try recorder(ScriptedDevices()).record(request(save: save))
+        let second = try recorder(ScriptedDevices()).record(request(save: save))
+        let firstPath = try #require(first.savedPath)
+        let secondPath = try #require(second.savedPath)
+        #expect(second.removedFromAlbum == [firstPath])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: albumPath) == [(secondPath as NSString).lastPathComponent])
+        #expect(try contents(secondPath).frames.count == 60)
+        #expect(store.list().isEmpty)
+    }
+
+    @Test func aRecordingWhoseCameraVanishedIsKeptPendingAsFailedAndNotSaved() throws {
+        struct Unplugged: Error {}
+        let devices = ScriptedDevices(frames: 45, ending: .some(Unplugged()))
+        let report = try recorder(devices).record(request(max: nil, save: SaveRequest(album: Album(path: albumPath))))
+        #expect(!report.endedWell && report.savedPath == nil && report.outcome.error != nil)
+        let entry = try store.entry(id: report.id)
+        #expect(entry.state == .failed)
+        let written = try contents(entry.mediaPath)
+        #expect(written.frames == Array(0..<45) && written.audio == 45 * 48000 / 30)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: albumPath))?.isEmpty ?? true)
+    }
+
+    @Test func aSecondRecordingFromABusyCameraIsRefusedBeforeAnythingIsOpened() throws {
+        let (running, lock) = try store.create(at: Date()) { id in
+            var sidecar = RecordingSidecar(id: id, preset: "low", presetFile: "/p", camera: "cam", microphone: nil,
+                                           container: "rec", startTime: Date(), pid: getpid(), maxDuration: nil)
+            sidecar.cameraPath = "/dev/video9"
+            return sidecar
+        }
+        #expect(throws: RecorderError.cameraBusy(path: "/dev/video9", id: running.id, pid: getpid(), since: running.sidecar.startTime)) {
+            try recorder(ScriptedDevices(cameraPath: "/dev/video9")).record(request())
+        }
+        // Another camera is free.
+        #expect(try recorder(ScriptedDevices(cameraPath: "/dev/video8")).record(request()).endedWell)
+        withExtendedLifetime(lock) {}
+    }
+
+    @Test func belowTheFreeSpaceFloorNothingIsRecorded() throws {
+        #expect(throws: RecorderError.lowDiskSpace(directory: store.directory, free: 1_000, floor: 200_000)) {
+            try recorder(ScriptedDevices(), free: 1_000).record(request(minFree: 200_000))
+        }
+        #expect(store.list().isEmpty)
+    }
+
+    @Test func anOutputThatCannotBeCreatedLeavesNothingPending() throws {
+        #expect(throws: SystemError.self) {
+            try recorder(ScriptedDevices(failOutput: true)).record(request())
+        }
+        #expect(store.list().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test func aStopAskedForWhileRecordingEndsTheMovieWithBothStreamsTogether() throws {
+        // The camera delivers nothing after its script, so only the stop ends it; the
+        // stop comes with the first progress report that counts all its frames.
+        let recorder = recorder(ScriptedDevices(frames: 50))
+        let report = try recorder.record(request(max: nil)) { event in
+            if case .progress(let progress) = event, progress.videoFrames == 50 { recorder.requestStop() }
+        }
+        #expect(report.endedWell && report.outcome.reason == .stopped)
+        let written = try contents(try store.entry(id: report.id).mediaPath)
+        #expect(written.frames == Array(0..<50) && written.audio == 50 * 48000 / 30)
+    }
+}

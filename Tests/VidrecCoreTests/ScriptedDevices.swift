@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Synchronization
+import VidrecCore
+import VidrecMedia
+
+/// The recorder's devices in a test: a scripted camera (with a device path, or none like
+/// the test camera), scripted audio, and a movie output that writes what it is given to
+/// a real file, one line per frame, so the store's rename and the album see a file.
+final class ScriptedDevices: RecordingDevices, Sendable {
+    let cameraPath: String?
+    let frames: Int64
+    let ending: (any Error)??
+    let failOutput: Bool
+    let microphone: Bool
+
+    init(cameraPath: String? = nil, frames: Int64 = 120, ending: (any Error)?? = nil, failOutput: Bool = false,
+         microphone: Bool = true) {
+        self.cameraPath = cameraPath
+        self.frames = frames
+        self.ending = ending
+        self.failOutput = failOutput
+        self.microphone = microphone
+    }
+
+    static let start: Int64 = 7_000 * 1_000_000_000
+
+    func findCamera() throws -> String? { cameraPath }
+
+    func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
+        OpenedCamera(source: ScriptedCamera(frameRate: video.frameRate, start: Self.start, indexes: Array(0..<frames), ending: ending,
+                                                   paced: true),
+                     path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
+    }
+
+    func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)? {
+        microphone && audio != nil ? ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) : nil
+    }
+
+    func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput {
+        if failOutput { throw SystemError("open", path, errno: EACCES) }
+        return try FileRecordingOutput(path: path)
+    }
+
+    /// A preset for scripted recordings: 30 fps, mono 48 kHz audio, container `rec`.
+    static func preset() -> Preset {
+        Preset(name: "scripted", file: "/presets/scripted.json", summary: "scripted",
+               settings: MovieSettings(
+                container: "rec",
+                video: VideoEncoding(codec: "none", width: 2, height: 2, frameRate: Rational(30), pixelFormat: "yuyv422",
+                                     speed: nil, crf: nil, bitRate: 8_000, keyframeInterval: 30),
+                audio: AudioEncoding(codec: "none", sampleRate: 48000, channels: 1, bitRate: 8_000)))
+    }
+}
+
+/// A movie output that writes one line per video frame and per audio chunk to a file.
+final class FileRecordingOutput: CaptureOutput {
+    let outputName: String
+    private let handle: FileHandle
+    private(set) var bytesWritten: Int64 = 0
+
+    init(path: String) throws {
+        outputName = "file \(path)"
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw SystemError("open", path, errno: EEXIST)
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+
+    private func write(_ line: String) throws {
+        let data = Data((line + "\n").utf8)
+        try handle.write(contentsOf: data)
+        bytesWritten += Int64(data.count)
+    }
+
+    func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws { try write("video \(frameIndex)") }
+    func appendAudio(_ chunk: AudioChunk) throws { try write("audio \(chunk.frameCount)") }
+    func finish() throws { try handle.close() }
+}
+
+/// The finalizer for the scripted container: nothing to rewrite, the store renames.
+struct RenameOnly: MovieFinalizing {
+    func rewrites(_ container: String) -> Bool { false }
+    func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double { 0 }
+}
