@@ -53,7 +53,7 @@ let package = Package(
 
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
         .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI"]),
-        .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg"]),
+        .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia"]),
     ],
     swiftLanguageModes: [.v6]

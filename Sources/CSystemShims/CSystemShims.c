@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include "CSystemShims.h"
 
 #include <fcntl.h>
@@ -15,4 +16,8 @@ void csystem_set_thread_name(const char *name) {
     strncpy(truncated, name, sizeof truncated - 1);
     truncated[sizeof truncated - 1] = '\0';
     pthread_setname_np(pthread_self(), truncated);
+}
+
+unsigned long csystem_heap_in_use(void) {
+    return (unsigned long)mallinfo2().uordblks;
 }

@@ -4,14 +4,16 @@ import VidrecMedia
 /// The audio stream of a movie: its encoder, the resampler from the microphone's
 /// format to the encoder's, and the FIFO that cuts audio into encoder-sized frames.
 final class AudioStreamEncoder: StreamEncoder {
-    let codecContext: UnsafeMutablePointer<AVCodecContext>
     let stream: UnsafeMutablePointer<AVStream>
     let name: String
     var defaultPacketDuration: Int64 { Int64(frameSize) }
+    var codecContext: UnsafeMutablePointer<AVCodecContext> { context.pointer }
 
-    private let frame: UnsafeMutablePointer<AVFrame>
-    private let fifo: OpaquePointer
-    private var resampler: OpaquePointer?
+    private let context: CodecContext
+    private let ownedFrame: OwnedFrame
+    private var frame: UnsafeMutablePointer<AVFrame> { ownedFrame.pointer }
+    private let fifo: AudioFIFO
+    private var resampler: Resampler?
     private var resamplerInput: AudioFormat?
     private let frameSize: Int32
     private let acceptsShortLastFrame: Bool
@@ -23,10 +25,10 @@ final class AudioStreamEncoder: StreamEncoder {
         let parts = try EncoderSetup.begin(settings.codec, in: format)
         let codec = parts.codec
         stream = parts.stream
-        codecContext = parts.context
-        frame = parts.frame
+        context = parts.context
+        ownedFrame = parts.frame
 
-        let cc = codecContext
+        let cc = parts.context.pointer
         cc.pointee.sample_fmt = codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
         cc.pointee.sample_rate = Int32(settings.sampleRate)
         cc.pointee.bit_rate = Int64(settings.bitRate)
@@ -39,8 +41,8 @@ final class AudioStreamEncoder: StreamEncoder {
         let variable = capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0
         frameSize = variable || cc.pointee.frame_size == 0 ? 1024 : cc.pointee.frame_size
         acceptsShortLastFrame = variable || capabilities & AV_CODEC_CAP_SMALL_LAST_FRAME != 0
-        fifo = try allocated(av_audio_fifo_alloc(cc.pointee.sample_fmt, Int32(settings.channels), frameSize * 4),
-                             "av_audio_fifo_alloc", settings.codec)
+        fifo = try AudioFIFO(format: cc.pointee.sample_fmt, channels: Int32(settings.channels), samples: frameSize * 4,
+                             subject: settings.codec)
     }
 
     /// Resamples `chunk` into the FIFO and hands every whole encoder frame to `encode`.
@@ -61,7 +63,7 @@ final class AudioStreamEncoder: StreamEncoder {
             try makeResampler(for: format)
         }
         let cc = codecContext.pointee
-        let capacity = swr_get_out_samples(resampler, frameCount)
+        let capacity = swr_get_out_samples(resampler?.pointer, frameCount)
         guard capacity > 0 else { return }
         var scratch: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
         var lineSize: Int32 = 0
@@ -73,18 +75,18 @@ final class AudioStreamEncoder: StreamEncoder {
         }
         var input: UnsafePointer<UInt8>? = samples.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
         let converted = try withUnsafeMutablePointer(to: &input) { inputPlanes in
-            try check(swr_convert(resampler, scratch, capacity, samples == nil ? nil : inputPlanes, frameCount),
+            try check(swr_convert(resampler?.pointer, scratch, capacity, samples == nil ? nil : inputPlanes, frameCount),
                       "swr_convert", name)
         }
         guard converted > 0 else { return }
         let written = scratch!.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
-            av_audio_fifo_write(fifo, $0, converted)
+            av_audio_fifo_write(fifo.pointer, $0, converted)
         }
         try check(written, "av_audio_fifo_write", name)
     }
 
     private func makeResampler(for input: AudioFormat) throws {
-        swr_free(&resampler)
+        resampler = nil
         var inLayout = AVChannelLayout()
         av_channel_layout_default(&inLayout, Int32(input.channels))
         defer { av_channel_layout_uninit(&inLayout) }
@@ -94,17 +96,16 @@ final class AudioStreamEncoder: StreamEncoder {
         case .float32: AV_SAMPLE_FMT_FLT
         }
         let cc = codecContext
-        try check(swr_alloc_set_opts2(&resampler, &cc.pointee.ch_layout, cc.pointee.sample_fmt, cc.pointee.sample_rate,
-                                      &inLayout, inFormat, Int32(input.sampleRate), 0, nil),
-                  "swr_alloc_set_opts2", "\(input) to \(name)")
-        try check(swr_init(resampler), "swr_init", "\(input) to \(name)")
+        resampler = try Resampler(from: &inLayout, inFormat, Int32(input.sampleRate),
+                                  to: &cc.pointee.ch_layout, cc.pointee.sample_fmt, cc.pointee.sample_rate,
+                                  subject: "\(input) to \(name)")
         resamplerInput = input
     }
 
     private func emitFrames(flushing: Bool, encode: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
         let cc = codecContext.pointee
         while true {
-            let available = av_audio_fifo_size(fifo)
+            let available = av_audio_fifo_size(fifo.pointer)
             if available == 0 || (!flushing && available < frameSize) { return }
             let count = min(available, frameSize)
             av_frame_unref(frame)
@@ -119,21 +120,12 @@ final class AudioStreamEncoder: StreamEncoder {
                                                  cc.ch_layout.nb_channels, cc.sample_fmt), "av_samples_set_silence", name)
             }
             let read = frame.pointee.extended_data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) {
-                av_audio_fifo_read(fifo, $0, count)
+                av_audio_fifo_read(fifo.pointer, $0, count)
             }
             try check(read, "av_audio_fifo_read", name)
             frame.pointee.pts = samplesEncoded
             samplesEncoded += Int64(frame.pointee.nb_samples)
             try encode(frame)
         }
-    }
-
-    deinit {
-        var cc: UnsafeMutablePointer<AVCodecContext>? = codecContext
-        avcodec_free_context(&cc)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
-        av_audio_fifo_free(fifo)
-        swr_free(&resampler)
     }
 }

@@ -18,17 +18,18 @@ struct CommonEnd {
     /// Reads every packet's timing from `source`; `nil` when there is nothing to trim
     /// (one stream only, or no video).
     static func scan(_ source: String) throws -> CommonEnd? {
-        var input: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&input, source, nil, nil), "avformat_open_input", source)
-        defer { avformat_close_input(&input) }
+        let demuxer = try InputFormatContext(path: source)
+        defer { withExtendedLifetime(demuxer) {} }
+        let input: UnsafeMutablePointer<AVFormatContext>? = demuxer.pointer
         try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", source)
         let count = Int(input!.pointee.nb_streams)
         guard count > 1 else { return nil }
         let video = Int(av_find_best_stream(input, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0))
         guard video >= 0 else { return nil }
 
-        var packet: UnsafeMutablePointer<AVPacket>? = try allocated(av_packet_alloc(), "av_packet_alloc", source)
-        defer { av_packet_free(&packet) }
+        let packetOwner = try OwnedPacket(subject: source)
+        defer { withExtendedLifetime(packetOwner) {} }
+        let packet: UnsafeMutablePointer<AVPacket>? = packetOwner.pointer
         var videoEnds: [Int64] = []      // each video packet's end, in decode order
         var frameDuration: Int64 = 0
         var otherEnd: Int64 = .max       // the shortest other stream's end

@@ -3,12 +3,13 @@ import CFFmpeg
 /// The steps every stream encoder takes, before and after setting its own parameters.
 enum EncoderSetup {
     /// What ``begin(_:in:)`` allocates. The stream belongs to the format context; the
-    /// codec context and the frame belong to the encoder that asked.
+    /// codec context and the frame are owners, kept by the encoder that asked (and freed
+    /// with it, also when its initializer throws later).
     struct Parts {
         let codec: UnsafePointer<AVCodec>
         let stream: UnsafeMutablePointer<AVStream>
-        let context: UnsafeMutablePointer<AVCodecContext>
-        let frame: UnsafeMutablePointer<AVFrame>
+        let context: CodecContext
+        let frame: OwnedFrame
     }
 
     /// Finds the encoder called `name`, adds a stream to `format`, and allocates a codec
@@ -22,14 +23,10 @@ enum EncoderSetup {
                               hint: "no such encoder in this FFmpeg; `ffmpeg -encoders` lists them")
         }
         let stream = try allocated(avformat_new_stream(format, nil), "avformat_new_stream", name)
-        let context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3", name)
-        guard let frame = av_frame_alloc() else {
-            var owned: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&owned)
-            throw FFmpegError("av_frame_alloc", name, code: cffmpeg_averror(ENOMEM))
-        }
+        let context = try CodecContext(codec: codec, subject: name)
+        let frame = try OwnedFrame(subject: name)
         if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+            context.pointer.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
         return Parts(codec: codec, stream: stream, context: context, frame: frame)
     }
@@ -38,8 +35,8 @@ enum EncoderSetup {
     /// stream. The corresponding C functions are `avcodec_open2` and
     /// `avcodec_parameters_from_context`.
     static func open(_ parts: Parts, name: String) throws(FFmpegError) {
-        try check(avcodec_open2(parts.context, parts.codec, nil), "avcodec_open2", name)
-        try check(avcodec_parameters_from_context(parts.stream.pointee.codecpar, parts.context),
+        try check(avcodec_open2(parts.context.pointer, parts.codec, nil), "avcodec_open2", name)
+        try check(avcodec_parameters_from_context(parts.stream.pointee.codecpar, parts.context.pointer),
                   "avcodec_parameters_from_context", name)
     }
 }

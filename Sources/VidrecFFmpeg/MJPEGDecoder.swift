@@ -3,10 +3,12 @@ import VidrecMedia
 
 /// Decodes Motion-JPEG camera frames with libavcodec's `mjpeg` decoder.
 final class MJPEGDecoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private let context: CodecContext
+    private let packetOwner: OwnedPacket
+    private let frameOwner: OwnedFrame
+    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
     /// The most recently decoded picture; valid until the next ``decode(_:)``.
-    let frame: UnsafeMutablePointer<AVFrame>
+    var frame: UnsafeMutablePointer<AVFrame> { frameOwner.pointer }
 
     /// Opens the decoder.
     init() throws {
@@ -14,10 +16,10 @@ final class MJPEGDecoder {
             throw FFmpegError("avcodec_find_decoder", "mjpeg", code: cffmpeg_averror(ENOSYS),
                               hint: "this FFmpeg build has no MJPEG decoder")
         }
-        context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3", "mjpeg")
-        packet = try allocated(av_packet_alloc(), "av_packet_alloc", "mjpeg")
-        frame = try allocated(av_frame_alloc(), "av_frame_alloc", "mjpeg")
-        try check(avcodec_open2(context, codec, nil), "avcodec_open2", "mjpeg")
+        context = try CodecContext(codec: codec, subject: "mjpeg")
+        packetOwner = try OwnedPacket(subject: "mjpeg")
+        frameOwner = try OwnedFrame(subject: "mjpeg")
+        try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2", "mjpeg")
     }
 
     /// Decodes one JPEG image into ``frame``.
@@ -28,17 +30,8 @@ final class MJPEGDecoder {
         packet.pointee.data = image.buffer.bytes.assumingMemoryBound(to: UInt8.self)
         packet.pointee.size = Int32(image.byteCount)
         defer { packet.pointee.data = nil; packet.pointee.size = 0 }
-        try check(avcodec_send_packet(context, packet), "avcodec_send_packet", "mjpeg frame \(image.sequence)")
+        try check(avcodec_send_packet(context.pointer, packet), "avcodec_send_packet", "mjpeg frame \(image.sequence)")
         av_frame_unref(frame)
-        try check(avcodec_receive_frame(context, frame), "avcodec_receive_frame", "mjpeg frame \(image.sequence)")
-    }
-
-    deinit {
-        var ctx: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&ctx)
-        var pkt: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&pkt)
-        var frm: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&frm)
+        try check(avcodec_receive_frame(context.pointer, frame), "avcodec_receive_frame", "mjpeg frame \(image.sequence)")
     }
 }

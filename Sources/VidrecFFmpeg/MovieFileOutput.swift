@@ -14,11 +14,16 @@ public final class MovieFileOutput: CaptureOutput {
 
     public var outputName: String { "movie file \(path)" }
 
-    private let format: UnsafeMutablePointer<AVFormatContext>
+    // Owners, each freeing its own C object, so that a throw part-way through the
+    // initializer frees what was made so far. The muxer is declared first: its streams
+    // are referenced by the encoders, and its I/O context belongs to `io`.
+    private let muxer: OutputFormatContext
     private let io: FileOutputIO
     private let video: VideoStreamEncoder
     private let audio: AudioStreamEncoder?
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private let packetOwner: OwnedPacket
+    private var format: UnsafeMutablePointer<AVFormatContext> { muxer.pointer }
+    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
     private var lastSync: Int64 = MonotonicClock.now()
     private var headerWritten = false
     private var finished = false
@@ -31,26 +36,17 @@ public final class MovieFileOutput: CaptureOutput {
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
     public init(path: String, settings: MovieSettings) throws {
         self.path = path
-        guard let muxer = ContainerFormat.muxerName(for: settings.container) else {
+        guard let muxerName = ContainerFormat.muxerName(for: settings.container) else {
             throw FFmpegError("choose container", settings.container, code: cffmpeg_averror(EINVAL),
                               hint: "use mp4, mov, mkv or webm")
         }
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&context, nil, muxer, path), "avformat_alloc_output_context2", muxer)
-        let format = context!
-        self.format = format
-        packet = try allocated(av_packet_alloc(), "av_packet_alloc", path)
-        do {
-            video = try VideoStreamEncoder(format: format, settings: settings.video)
-            audio = try settings.audio.map { try AudioStreamEncoder(format: format, settings: $0) }
-            try MovieFileOutput.checkCodecs(format, muxer: muxer, settings: settings)
-            io = try FileOutputIO(creating: path)
-        } catch {
-            avformat_free_context(format)
-            var p: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&p)
-            throw error
-        }
+        muxer = try OutputFormatContext(muxer: muxerName, path: path)
+        let format = muxer.pointer
+        packetOwner = try OwnedPacket(subject: path)
+        video = try VideoStreamEncoder(format: format, settings: settings.video)
+        audio = try settings.audio.map { try AudioStreamEncoder(format: format, settings: $0) }
+        try MovieFileOutput.checkCodecs(format, muxer: muxerName, settings: settings)
+        io = try FileOutputIO(creating: path)
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
         var options: OpaquePointer?
@@ -131,8 +127,5 @@ public final class MovieFileOutput: CaptureOutput {
             // An error path: close the file as it is. Fragments written so far play.
             av_write_trailer(format)
         }
-        avformat_free_context(format)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
     }
 }

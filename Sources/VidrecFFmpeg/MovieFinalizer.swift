@@ -27,20 +27,16 @@ public struct MovieFinalizer: Sendable {
     @discardableResult
     public func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double {
         let cut = trimToCommonEnd ? try CommonEnd.scan(source) : nil
-        var input: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&input, source, nil, nil), "avformat_open_input", source)
-        defer { avformat_close_input(&input) }
+        let demuxer = try InputFormatContext(path: source)
+        defer { withExtendedLifetime(demuxer) {} }
+        let input: UnsafeMutablePointer<AVFormatContext>? = demuxer.pointer
         try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", source)
 
-        let muxer = String(cString: input!.pointee.iformat.pointee.name).contains("mp4") ? "mp4" : "matroska"
-        let wantedMuxer = destination.hasSuffix(".mov") ? "mov" : destination.hasSuffix(".webm") ? "webm" : muxer
-        var output: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&output, nil, wantedMuxer, destination),
-                  "avformat_alloc_output_context2", destination)
-        defer {
-            if let pb = output?.pointee.pb { _ = pb; avio_closep(&output!.pointee.pb) }
-            avformat_free_context(output)
-        }
+        let inputMuxer = String(cString: input!.pointee.iformat.pointee.name).contains("mp4") ? "mp4" : "matroska"
+        let wantedMuxer = destination.hasSuffix(".mov") ? "mov" : destination.hasSuffix(".webm") ? "webm" : inputMuxer
+        let muxer = try OutputFormatContext(muxer: wantedMuxer, path: destination)
+        defer { withExtendedLifetime(muxer) {} }
+        let output: UnsafeMutablePointer<AVFormatContext>? = muxer.pointer
         let streamCount = Int(input!.pointee.nb_streams)
         for index in 0..<streamCount {
             let inStream = input!.pointee.streams[index]!
@@ -51,14 +47,15 @@ public struct MovieFinalizer: Sendable {
             outStream.pointee.time_base = inStream.pointee.time_base
             outStream.pointee.avg_frame_rate = inStream.pointee.avg_frame_rate
         }
-        try check(avio_open(&output!.pointee.pb, destination, AVIO_FLAG_WRITE), "avio_open", destination)
+        try muxer.openFile(destination)
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         if wantedMuxer == "mp4" || wantedMuxer == "mov" { av_dict_set(&options, "movflags", "+faststart", 0) }
         try check(avformat_write_header(output, &options), "avformat_write_header", destination)
 
-        var packet: UnsafeMutablePointer<AVPacket>? = try allocated(av_packet_alloc(), "av_packet_alloc", source)
-        defer { av_packet_free(&packet) }
+        let packetOwner = try OwnedPacket(subject: source)
+        defer { withExtendedLifetime(packetOwner) {} }
+        let packet: UnsafeMutablePointer<AVPacket>? = packetOwner.pointer
         var end: [Int64] = Array(repeating: 0, count: streamCount)
         var videoPackets = 0
         // Each stream's newest packet is held back until the next one comes: the last
@@ -66,8 +63,9 @@ public struct MovieFinalizer: Sendable {
         // latest frame ends. An MP4 track lasts from its first decode time to the last
         // decode time plus that packet's duration; with B-frames, and frames dropped near
         // the end, the last packet in decode order is not the latest shown.
-        let held = try (0..<streamCount).map { _ in try allocated(av_packet_alloc(), "av_packet_alloc", source) }
-        defer { for packet in held { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) } }
+        let heldOwners = try (0..<streamCount).map { _ in try OwnedPacket(subject: source) }
+        defer { withExtendedLifetime(heldOwners) {} }
+        let held = heldOwners.map(\.pointer)
         var holding = Array(repeating: false, count: streamCount)
         // In the output time base: where each stream's pictures end, where they start,
         // and its first decode time.

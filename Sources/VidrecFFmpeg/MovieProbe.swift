@@ -11,9 +11,9 @@ public struct MovieProbe: Sendable {
     ///
     /// - Throws: ``FFmpegError`` when the file cannot be opened as a movie.
     public func inspect(_ path: String) throws -> MovieInfo {
-        var input: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&input, path, nil, nil), "avformat_open_input", path)
-        defer { avformat_close_input(&input) }
+        let demuxer = try InputFormatContext(path: path)
+        defer { withExtendedLifetime(demuxer) {} }
+        let input: UnsafeMutablePointer<AVFormatContext>? = demuxer.pointer
         try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", path)
         var streams: [MovieInfo.Stream] = (0..<Int(input!.pointee.nb_streams)).map { index in
             let parameters = input!.pointee.streams[index]!.pointee.codecpar.pointee
@@ -21,8 +21,9 @@ public struct MovieProbe: Sendable {
             return MovieInfo.Stream(kind: kind, codec: String(cString: avcodec_get_name(parameters.codec_id)),
                                     packets: 0, duration: 0)
         }
-        var packet: UnsafeMutablePointer<AVPacket>? = try allocated(av_packet_alloc(), "av_packet_alloc", path)
-        defer { av_packet_free(&packet) }
+        let packetOwner = try OwnedPacket(subject: path)
+        defer { withExtendedLifetime(packetOwner) {} }
+        let packet: UnsafeMutablePointer<AVPacket>? = packetOwner.pointer
         while av_read_frame(input, packet) >= 0 {
             defer { av_packet_unref(packet) }
             let index = Int(packet!.pointee.stream_index)

@@ -4,13 +4,15 @@ import VidrecMedia
 /// The video stream of a movie: its encoder, its output frame and the scaler that
 /// turns camera frames (any size, any ``PixelFormat``) into the preset's size and format.
 final class VideoStreamEncoder: StreamEncoder {
-    let codecContext: UnsafeMutablePointer<AVCodecContext>
     let stream: UnsafeMutablePointer<AVStream>
     let name: String
     let defaultPacketDuration: Int64 = 1
+    var codecContext: UnsafeMutablePointer<AVCodecContext> { context.pointer }
 
-    private let frame: UnsafeMutablePointer<AVFrame>
-    private var scaler: OpaquePointer?
+    private let context: CodecContext
+    private let ownedFrame: OwnedFrame
+    private var frame: UnsafeMutablePointer<AVFrame> { ownedFrame.pointer }
+    private let scaler = Scaler()
     private var decoder: MJPEGDecoder?
     private let fit: VideoFit
 
@@ -23,8 +25,8 @@ final class VideoStreamEncoder: StreamEncoder {
         let parts = try EncoderSetup.begin(settings.codec, in: format)
         let codec = parts.codec
         stream = parts.stream
-        codecContext = parts.context
-        frame = parts.frame
+        context = parts.context
+        ownedFrame = parts.frame
 
         let pixelFormat = av_get_pix_fmt(settings.pixelFormat)
         guard pixelFormat != AV_PIX_FMT_NONE else {
@@ -32,7 +34,7 @@ final class VideoStreamEncoder: StreamEncoder {
                               hint: "use a pixel format such as yuv420p")
         }
         let rate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
-        let cc = codecContext
+        let cc = parts.context.pointer
         cc.pointee.codec_id = codec.pointee.id
         cc.pointee.width = Int32(settings.width)
         cc.pointee.height = Int32(settings.height)
@@ -155,13 +157,10 @@ final class VideoStreamEncoder: StreamEncoder {
             try VideoStreamEncoder.offset(&shifted, strides: destinationStrides, format: cc.pix_fmt, x: to.x, y: to.y)
             destination = shifted.map { $0.map { UnsafeMutablePointer(mutating: $0) } }
         }
-        scaler = sws_getCachedContext(scaler, Int32(from.width), Int32(from.height), sourceFormat,
-                                      Int32(to.width), Int32(to.height), cc.pix_fmt, SWS_BILINEAR, nil, nil, nil)
-        guard let scaler else {
-            throw FFmpegError("sws_getCachedContext", "\(input.width)x\(input.height) \(input.pixelFormat.rawValue)",
-                              code: cffmpeg_averror(EINVAL))
-        }
-        let scaled = sws_scale(scaler, source, strides, 0, Int32(from.height), destination, destinationStrides)
+        let conversion = try scaler.context(from: Int32(from.width), Int32(from.height), sourceFormat,
+                                            to: Int32(to.width), Int32(to.height), cc.pix_fmt,
+                                            subject: "\(input.width)x\(input.height) \(input.pixelFormat.rawValue)")
+        let scaled = sws_scale(conversion, source, strides, 0, Int32(from.height), destination, destinationStrides)
         try check(scaled, "sws_scale", name)
         frame.pointee.pts = frameIndex
         return frame
@@ -180,13 +179,5 @@ final class VideoStreamEncoder: StreamEncoder {
         for plane in 0..<4 where planes[plane] != nil {
             planes[plane] = planes[plane]! + rows[plane] + Int(columns[plane])
         }
-    }
-
-    deinit {
-        var cc: UnsafeMutablePointer<AVCodecContext>? = codecContext
-        avcodec_free_context(&cc)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
-        sws_freeContext(scaler)
     }
 }

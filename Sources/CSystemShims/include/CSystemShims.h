@@ -11,4 +11,9 @@ int csystem_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, co
 /// function is `pthread_setname_np`.
 void csystem_set_thread_name(const char *name);
 
+/// Bytes of the C heap in use (`mallinfo2().uordblks`), for tests that check that a
+/// failed initializer leaks nothing. `<malloc.h>` is not part of Glibc's Swift module.
+/// The corresponding C function is `mallinfo2`.
+unsigned long csystem_heap_in_use(void);
+
 #endif
