@@ -23,18 +23,17 @@ public struct Album: Sendable {
     ///
     /// - Throws: ``StoreError`` naming the path and the fix.
     public func prepare() throws {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) != S_IFDIR { throw StoreError.albumNotAFolder(path) }
-        } else if lstat(path, &info) == 0 {
-            throw StoreError.albumNotAFolder(path)  // a dangling symbolic link
-        } else {
-            do { try Directories.create(path, mode: 0o755) } catch {
-                throw StoreError.cannotWrite(path: path, reason: error.reason)
+        do {
+            if let info = try FileSystem.status(path) {
+                if (info.st_mode & S_IFMT) != S_IFDIR { throw StoreError.albumNotAFolder(path) }
+            } else if try FileSystem.linkStatus(path) != nil {
+                throw StoreError.albumNotAFolder(path)  // a dangling symbolic link
+            } else {
+                try Directories.create(path, mode: 0o755)
             }
-        }
-        if access(path, W_OK | X_OK) != 0 {
-            throw StoreError.cannotWrite(path: path, reason: SystemError.describe(errno))
+            try FileSystem.checkAccess(path, W_OK | X_OK)
+        } catch let error as SystemError {
+            throw StoreError.cannotWrite(path: path, reason: error.reason)
         }
     }
 
@@ -44,16 +43,15 @@ public struct Album: Sendable {
     /// - Throws: ``StoreError`` or ``SystemError``; `source` is untouched on failure.
     public func add(_ source: String, name: String, extension ext: String) throws -> String {
         try prepare()
-        let albumFD = try systemCall("open", path) { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(albumFD) }
-        var info = stat()
-        try systemCall("lstat", source) { lstat(source, &info) }
+        let albumFD = try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY)
+        defer { albumFD.close() }
+        guard let info = try FileSystem.linkStatus(source) else { throw SystemError("lstat", source, errno: ENOENT) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw SystemError("save", source, errno: EINVAL)
         }
         removeAbandonedCopies(in: albumFD)
         // Same file system: one atomic step.
-        if let placed = try place(source, from: AT_FDCWD, into: albumFD, name: name, ext: ext) {
+        if let placed = try place(source, from: .currentDirectory, into: albumFD, name: name, ext: ext) {
             return placed
         }
         // Another file system: copy to a hidden name in the album, sync, place that.
@@ -63,10 +61,10 @@ public struct Album: Sendable {
             guard let placed = try place(temporary, from: albumFD, into: albumFD, name: name, ext: ext) else {
                 throw SystemError("rename", path, errno: EXDEV)
             }
-            unlink(source)
+            FileSystem.removeQuietly(source)
             return placed
         } catch {
-            unlinkat(albumFD, temporary, 0)
+            albumFD.removeQuietly(temporary)
             throw error
         }
     }
@@ -88,7 +86,7 @@ public struct Album: Sendable {
 
     /// Puts `source` (relative to `sourceDirectory`) into the album as `name.ext` or
     /// `name (N).ext`. Returns `nil` when it is on another file system (EXDEV).
-    func place(_ source: String, from sourceDirectory: Int32, into albumFD: Int32, name: String, ext: String,
+    func place(_ source: String, from sourceDirectory: FileDescriptor, into albumFD: FileDescriptor, name: String, ext: String,
                startingWith first: Placement = .renameNoReplace) throws -> String? {
         var method = first
         var attempt = 1
@@ -98,14 +96,17 @@ public struct Album: Sendable {
             do {
                 switch method {
                 case .renameNoReplace:
-                    try systemCall("renameat2", describe) { csystem_rename_noreplace(sourceDirectory, source, albumFD, candidate) }
+                    try systemCall("renameat2", describe) {
+                        csystem_rename_noreplace(sourceDirectory.rawValue, source, albumFD.rawValue, candidate)
+                    }
                 case .link:
-                    try systemCall("linkat", describe) { linkat(sourceDirectory, source, albumFD, candidate, 0) }
-                    _ = try? systemCall("unlinkat", source) { unlinkat(sourceDirectory, source, 0) }
+                    try systemCall("linkat", describe) { linkat(sourceDirectory.rawValue, source, albumFD.rawValue, candidate, 0) }
+                    sourceDirectory.removeQuietly(source)
                 case .placeholder:
                     try placeOntoPlaceholder(source, from: sourceDirectory, into: albumFD, candidate: candidate)
                 }
-                _ = try? systemCall("fsync", path) { fsync(albumFD) }
+                // The new name is on disk before the save reports it.
+                try? albumFD.sync(path)
                 return path + "/" + candidate
             } catch {
                 let code = error.errno
@@ -130,86 +131,78 @@ public struct Album: Sendable {
     /// Claims `candidate` with an empty file created exclusively, then renames the
     /// source onto it. The claim file `.vidrec-claim-PID` names the placeholder while the
     /// two steps run, so that a save killed between them can be cleaned up.
-    private func placeOntoPlaceholder(_ source: String, from sourceDirectory: Int32, into albumFD: Int32,
+    private func placeOntoPlaceholder(_ source: String, from sourceDirectory: FileDescriptor, into albumFD: FileDescriptor,
                                       candidate: String) throws(SystemError) {
         let claim = ".vidrec-claim-\(getpid())"
-        let claimFD = try systemCall("create", "\(path)/\(claim)") {
-            openat(albumFD, claim, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }
-        defer { unlinkat(albumFD, claim, 0) }
+        let claimFD = try albumFD.open(claim, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, operation: "create",
+                                       subject: "\(path)/\(claim)")
+        defer { albumFD.removeQuietly(claim) }
         let text = Array(candidate.utf8)
-        do {
-            try writeAll(claimFD, text, text.count, "\(path)/\(claim)")
-            try systemCall("fsync", "\(path)/\(claim)") { fsync(claimFD) }
-        } catch {
-            close(claimFD)
-            throw error
+        try claimFD.closeAfter { () throws(SystemError) in
+            try claimFD.writeAll(text, count: text.count, "\(path)/\(claim)")
+            try claimFD.sync("\(path)/\(claim)")
         }
-        close(claimFD)
-        let placeholder = try systemCall("create", "\(path)/\(candidate)") {
-            openat(albumFD, candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        }
-        close(placeholder)
+        try albumFD.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o644, operation: "create",
+                         subject: "\(path)/\(candidate)").close()
         do {
-            try systemCall("renameat", "\(source) to \(path)/\(candidate)") { renameat(sourceDirectory, source, albumFD, candidate) }
+            try systemCall("renameat", "\(source) to \(path)/\(candidate)") {
+                renameat(sourceDirectory.rawValue, source, albumFD.rawValue, candidate)
+            }
         } catch {
-            unlinkat(albumFD, candidate, 0)
+            albumFD.removeQuietly(candidate)
             throw error
         }
     }
 
     /// Removes hidden copies and placeholders left by a save that was killed (their
     /// process, named in the file name, is gone), so the album never keeps half a file.
-    private func removeAbandonedCopies(in albumFD: Int32) {
+    private func removeAbandonedCopies(in albumFD: FileDescriptor) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         func abandoned(_ pidText: Substring?) -> Bool {
-            guard let pid = Int32(pidText ?? ""), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { return false }
-            return true
+            guard let pid = Int32(pidText ?? ""), pid != getpid() else { return false }
+            return FileSystem.processIsGone(pid)
         }
         for name in names where name.hasPrefix(".vidrec-") {
             if name.hasSuffix(".partial"), abandoned(name.dropLast(".partial".count).split(separator: "-").last) {
-                unlinkat(albumFD, name, 0)
+                albumFD.removeQuietly(name)
             } else if name.hasPrefix(".vidrec-claim-"), abandoned(name.split(separator: "-").last) {
                 // The placeholder it names, if still empty, never received its file.
                 if let data = FileManager.default.contents(atPath: path + "/" + name),
                    let candidate = String(data: data, encoding: .utf8), !candidate.isEmpty, !candidate.contains("/") {
-                    var info = stat()
-                    if fstatat(albumFD, candidate, &info, AT_SYMLINK_NOFOLLOW) == 0,
-                       (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
-                        unlinkat(albumFD, candidate, 0)
+                    if let info = albumFD.linkStatus(candidate), (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
+                        albumFD.removeQuietly(candidate)
                     }
                 }
-                unlinkat(albumFD, name, 0)
+                albumFD.removeQuietly(name)
             }
         }
     }
 
-    private func copy(_ source: String, toTemporary name: String, in albumFD: Int32) throws {
-        let input = try systemCall("open", source) { open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        defer { close(input) }
-        unlinkat(albumFD, name, 0)
-        let output: Int32
+    private func copy(_ source: String, toTemporary name: String, in albumFD: FileDescriptor) throws {
+        let input = try FileDescriptor.open(source, O_RDONLY | O_NOFOLLOW)
+        defer { input.close() }
+        albumFD.removeQuietly(name)
+        let output: FileDescriptor
         do {
-            output = try systemCall("create", "\(path)/\(name)") {
-                openat(albumFD, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            }
+            output = try albumFD.open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o644,
+                                      operation: "create", subject: "\(path)/\(name)")
         } catch {
             throw StoreError.cannotWrite(path: path, reason: error.reason)
         }
         var succeeded = false
         defer {
-            close(output)
-            if !succeeded { unlinkat(albumFD, name, 0) }
+            output.close()
+            if !succeeded { albumFD.removeQuietly(name) }
         }
         let size = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = try systemCall("read", source) { read(input, buffer, size) }
+            let count = try input.read(into: buffer, count: size, source)
             if count == 0 { break }
-            try writeAll(output, buffer, count, "\(path)/\(name)")
+            try output.writeAll(buffer, count: count, "\(path)/\(name)")
         }
-        try systemCall("fsync", "\(path)/\(name)") { fsync(output) }
+        try output.sync("\(path)/\(name)")
         succeeded = true
     }
 }

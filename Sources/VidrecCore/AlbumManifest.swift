@@ -26,15 +26,15 @@ public struct AlbumManifest: Sendable {
     /// than silently reset; vidrec then prunes only what it saves from then on.
     private func update<T>(_ body: (inout [String: [Item]]) throws -> T) throws -> T {
         let lockPath = path + ".lock"
-        let lock = try systemCall("open", lockPath) { open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        defer { close(lock) }
-        try systemCall("flock", lockPath) { flock(lock, LOCK_EX) }
+        let lock = try FileDescriptor.open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW)
+        defer { lock.close() }
+        try lock.lock(LOCK_EX, lockPath)
         var albums: [String: [Item]] = [:]
         if let data = FileManager.default.contents(atPath: path) {
             if let decoded = try? JSONDecoder().decode([String: [Item]].self, from: data) {
                 albums = decoded
             } else {
-                try systemCall("rename", path) { rename(path, path + ".damaged") }
+                try FileSystem.rename(path, to: path + ".damaged")
             }
         }
         let result = try body(&albums)
@@ -69,22 +69,22 @@ public struct AlbumManifest: Sendable {
             var items = Array((albums[folder] ?? []).enumerated()
                 .sorted { ($0.element.saved, $0.offset) > ($1.element.saved, $1.offset) }.map(\.element))
             // Forget files that are gone or are no longer regular files (never follow links).
-            items = items.filter { item in
-                var info = stat()
-                return lstat(folder + "/" + item.name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            let sizes = items.map { item -> Int64? in
+                guard let info = try? FileSystem.linkStatus(folder + "/" + item.name),
+                      info.st_mode & S_IFMT == S_IFREG else { return nil }
+                return Int64(info.st_size)
             }
+            let present = zip(items, sizes).compactMap { item, size in size.map { (item, $0) } }
             var kept: [Item] = []
             var removed: [String] = []
             var total: Int64 = 0
-            for (index, item) in items.enumerated() {
+            for (index, (item, size)) in present.enumerated() {
                 let file = folder + "/" + item.name
-                var info = stat()
-                lstat(file, &info)
-                total += Int64(info.st_size)
+                total += size
                 let overCount = keep.map { index >= $0 } ?? false
                 let overSize = maxBytes.map { total > $0 } ?? false
                 if index > 0, overCount || overSize {
-                    if unlink(file) == 0 { removed.append(file) } else { kept.append(item) }
+                    if (try? FileSystem.unlink(file)) != nil { removed.append(file) } else { kept.append(item) }
                 } else {
                     kept.append(item)
                 }

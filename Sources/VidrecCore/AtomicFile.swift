@@ -9,22 +9,21 @@ import VidrecMedia
 enum AtomicFile {
     /// Writes `data` to `path` as described; `durable` syncs it before the rename.
     ///
-    /// - Throws: ``SystemError`` naming the step and the file; the old file is untouched.
+    /// - Throws: ``SystemError`` naming the step and the file; the old file is untouched,
+    ///   and no scratch file is left.
     static func write(_ data: Data, to path: String, durable: Bool) throws {
         let temporary = path + ".tmp"
-        unlink(temporary)
-        let fd = try systemCall("create", temporary) {
-            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }
+        try FileSystem.removeIfPresent(temporary)
+        let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, operation: "create")
         do {
-            try data.withUnsafeBytes { try writeAll(fd, $0.baseAddress!, $0.count, temporary) }
-            if durable { try systemCall("fsync", temporary) { fsync(fd) } }
+            try fd.closeAfter {
+                try data.withUnsafeBytes { try fd.writeAll($0.baseAddress!, count: $0.count, temporary) }
+                if durable { try fd.sync(temporary) }
+            }
+            try FileSystem.rename(temporary, to: path)
         } catch {
-            close(fd)
-            unlink(temporary)
+            FileSystem.removeQuietly(temporary)
             throw error
         }
-        close(fd)
-        try systemCall("rename", path) { rename(temporary, path) }
     }
 }

@@ -8,13 +8,14 @@ enum Directories {
     /// - Throws: ``SystemError`` from the `mkdir` that failed (ENOTDIR when a parent is
     ///   a file, EACCES, EROFS, …).
     static func create(_ path: String, mode: mode_t) throws(SystemError) {
-        var info = stat()
-        if stat(path, &info) == 0 {
+        // A path that cannot be looked at (a parent that is a file) is found out below,
+        // at the parent, which names the real culprit.
+        if let info = (try? FileSystem.status(path)) ?? nil {
             if (info.st_mode & S_IFMT) == S_IFDIR { return }
             throw SystemError("mkdir", path, errno: ENOTDIR)
         }
         let parent = path.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
         if !parent.isEmpty { try create((path.hasPrefix("/") ? "/" : "") + parent, mode: mode) }
-        if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError.current("mkdir", path) }
+        do { try FileSystem.makeDirectory(path, mode: mode) } catch where error.errno == EEXIST {}
     }
 }

@@ -36,12 +36,13 @@ public struct PresetParser: Sendable {
 
     /// Reads a whole (small) file, keeping the C error text for messages.
     static func read(_ path: String) throws(SystemError) -> Data {
-        let fd = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
+        let fd = try FileDescriptor.open(path, O_RDONLY)
+        defer { fd.close() }
         var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+        defer { chunk.deallocate() }
         while true {
-            let count = try systemCall("read", path) { Glibc.read(fd, &chunk, chunk.count) }
+            let count = try fd.read(into: chunk.baseAddress!, count: chunk.count, path)
             if count == 0 { return data }
             data.append(contentsOf: chunk[0..<count])
             if data.count > 1 << 20 { throw SystemError("read", path, errno: EFBIG) }

@@ -125,7 +125,7 @@ public final class Recorder: Sendable {
         // interrupted, which is true, and stays recoverable.
         let sidecarWritten = (try? store.write(sidecar)) != nil
         // The sidecar now says how it ended; the lock file has done its job.
-        if report.finalizeError == nil && sidecarWritten { unlink(entry.lockPath) }
+        if report.finalizeError == nil && sidecarWritten { FileSystem.removeQuietly(entry.lockPath) }
         withExtendedLifetime(lock) {}
 
         if let save = request.save, report.endedWell {

@@ -9,7 +9,7 @@ import VidrecMedia
 public final class RecordingLock: Sendable {
     /// The lock file.
     public let path: String
-    private let fd: Int32
+    private let fd: FileDescriptor
 
     /// Takes the lock on `path`, creating the file (mode 0600).
     ///
@@ -17,12 +17,15 @@ public final class RecordingLock: Sendable {
     /// - Throws: ``SystemError`` when the file cannot be opened or locked.
     public init?(acquiring path: String) throws {
         self.path = path
-        let fd = try systemCall("open", path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            close(fd)
-            if code == EWOULDBLOCK { return nil }
-            throw SystemError("flock", path, errno: code)
+        let fd = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW)
+        let locked: Bool
+        do { locked = try fd.lock(LOCK_EX | LOCK_NB, path) } catch {
+            fd.close()
+            throw error
+        }
+        guard locked else {
+            fd.close()
+            return nil
         }
         self.fd = fd
     }
@@ -30,12 +33,9 @@ public final class RecordingLock: Sendable {
     /// Whether some process holds the lock on `path` now. A missing file is not held.
     /// The corresponding C function is `flock` with `LOCK_SH | LOCK_NB`.
     public static func isHeld(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        if flock(fd, LOCK_SH | LOCK_NB) == 0 { return false }
-        return errno == EWOULDBLOCK
+        guard let fd = try? FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW) else { return false }
+        return fd.closeAfter { (try? fd.lock(LOCK_SH | LOCK_NB, path)) == false }
     }
 
-    deinit { close(fd) }
+    deinit { fd.close() }
 }

@@ -26,8 +26,7 @@ public struct RecordingStore: Sendable {
         /// Bytes in whichever file exists.
         public var bytes: Int64 {
             for path in [mediaPath, partialPath] {
-                var info = stat()
-                if stat(path, &info) == 0 { return Int64(info.st_size) }
+                if let info = try? FileSystem.status(path) { return Int64(info.st_size) }
             }
             return 0
         }
@@ -58,12 +57,11 @@ public struct RecordingStore: Sendable {
         } catch {
             throw StoreError.cannotWrite(path: error.subject, reason: error.reason)
         }
-        var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard FileSystem.isDirectory(directory) else {
             throw StoreError.cannotWrite(path: directory, reason: "not a folder")
         }
-        if access(directory, W_OK | X_OK) != 0 {
-            throw StoreError.cannotWrite(path: directory, reason: SystemError.describe(errno))
+        do { try FileSystem.checkAccess(directory, W_OK | X_OK) } catch {
+            throw StoreError.cannotWrite(path: directory, reason: error.reason)
         }
     }
 
@@ -121,7 +119,7 @@ public struct RecordingStore: Sendable {
             let entry = entry(for: sidecar)
             if entry.state == .interrupted {
                 // A crashed recording's lock file: nobody holds it any more.
-                unlink(entry.lockPath)
+                FileSystem.removeQuietly(entry.lockPath)
             }
             let exists = FileManager.default.fileExists(atPath: entry.mediaPath)
                 || FileManager.default.fileExists(atPath: entry.partialPath)
@@ -167,25 +165,25 @@ public struct RecordingStore: Sendable {
                          trimToCommonEnd: Bool? = nil) throws -> Double? {
         guard FileManager.default.fileExists(atPath: entry.partialPath) else { return nil }
         guard !FileManager.default.fileExists(atPath: entry.mediaPath) else {
-            unlink(entry.partialPath)
+            FileSystem.removeQuietly(entry.partialPath)
             return nil
         }
         if finalizer.rewrites(entry.sidecar.container) {
             let temporary = directory + "/" + entry.id + ".final." + entry.sidecar.container
-            unlink(temporary)
+            try FileSystem.removeIfPresent(temporary)
             let duration: Double
             do {
                 duration = try finalizer.finalize(source: entry.partialPath, destination: temporary,
                                                   trimToCommonEnd: trimToCommonEnd ?? (entry.state == .interrupted))
             } catch {
-                unlink(temporary)
+                FileSystem.removeQuietly(temporary)
                 throw error
             }
-            try systemCall("rename", entry.mediaPath) { rename(temporary, entry.mediaPath) }
-            unlink(entry.partialPath)
+            try FileSystem.rename(temporary, to: entry.mediaPath)
+            FileSystem.removeQuietly(entry.partialPath)
             return duration
         }
-        try systemCall("rename", entry.mediaPath) { rename(entry.partialPath, entry.mediaPath) }
+        try FileSystem.rename(entry.partialPath, to: entry.mediaPath)
         return nil
     }
 
@@ -217,14 +215,14 @@ public struct RecordingStore: Sendable {
     /// Deletes a recording's files and sidecar.
     public func discard(_ entry: Entry) throws {
         if entry.state == .recording { throw StoreError.stillRecording(entry.id, pid: entry.sidecar.pid) }
-        for path in [entry.mediaPath, entry.partialPath] { unlink(path) }
+        for path in [entry.mediaPath, entry.partialPath] { try FileSystem.removeIfPresent(path) }
         remove(entry)
     }
 
     /// Deletes a recording that its own process could not start (the caller holds its
     /// lock, so ``discard(_:)`` would refuse).
     public func abandon(_ entry: Entry) {
-        for path in [entry.mediaPath, entry.partialPath] { unlink(path) }
+        FileSystem.removeQuietly(entry.mediaPath, entry.partialPath)
         remove(entry)
     }
 
@@ -243,12 +241,11 @@ public struct RecordingStore: Sendable {
 
     /// Removes the progress hint of a recording that has ended.
     public func endProgress(id: String) {
-        unlink(directory + "/" + id + ".progress")
+        FileSystem.removeQuietly(directory + "/" + id + ".progress")
     }
 
     private func remove(_ entry: Entry) {
         endProgress(id: entry.id)
-        unlink(directory + "/" + entry.id + ".json")
-        unlink(entry.lockPath)
+        FileSystem.removeQuietly(directory + "/" + entry.id + ".json", entry.lockPath)
     }
 }

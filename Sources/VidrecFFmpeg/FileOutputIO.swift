@@ -18,7 +18,7 @@ final class FileOutputIO {
     /// The first write error, if any; later writes fail with the same error.
     private(set) var writeError: SystemError?
 
-    private let fd: Int32
+    private let fd: FileDescriptor
     private var position: Int64 = 0
     private static let bufferSize: Int32 = 1 << 16
 
@@ -27,9 +27,9 @@ final class FileOutputIO {
     /// - Throws: ``SystemError`` from `open`.
     init(creating path: String) throws {
         self.path = path
-        fd = try systemCall("open", path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL)
         guard let buffer = av_malloc(Int(FileOutputIO.bufferSize)) else {
-            close(fd)
+            fd.close()
             throw FFmpegError("av_malloc", path, code: cffmpeg_averror(ENOMEM))
         }
         guard let context = avio_alloc_context(
@@ -37,7 +37,7 @@ final class FileOutputIO {
             nil, FileOutputIO.writePacket, FileOutputIO.seek)
         else {
             av_free(buffer)
-            close(fd)
+            fd.close()
             throw FFmpegError("avio_alloc_context", path, code: cffmpeg_averror(ENOMEM))
         }
         self.context = context
@@ -51,7 +51,7 @@ final class FileOutputIO {
         avio_flush(context)
         if let writeError { throw writeError }
         if durable {
-            try systemCall("fsync", path) { fsync(fd) }
+            try fd.sync(path)
         }
     }
 
@@ -60,7 +60,7 @@ final class FileOutputIO {
         av_freep(&context.pointee.buffer)
         var ctx: UnsafeMutablePointer<AVIOContext>? = context
         avio_context_free(&ctx)
-        close(fd)
+        fd.close()
     }
 
     private static let writePacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
@@ -77,15 +77,11 @@ final class FileOutputIO {
 
     private func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int32 {
         if let writeError { return cffmpeg_averror(writeError.errno) }
-        var done = 0
-        while done < count {
-            let n = pwrite(fd, bytes + done, count - done, off_t(position) + off_t(done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                writeError = SystemError.current("write", path)
-                return cffmpeg_averror(writeError!.errno)
-            }
-            done += n
+        do {
+            try fd.writeAll(bytes, count: count, at: position, path)
+        } catch {
+            writeError = error
+            return cffmpeg_averror(error.errno)
         }
         position += Int64(count)
         size = max(size, position)

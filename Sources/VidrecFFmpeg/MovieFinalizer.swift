@@ -117,9 +117,7 @@ public struct MovieFinalizer: Sendable {
             try check(av_interleaved_write_frame(output, last), "av_interleaved_write_frame", destination)
         }
         try check(av_write_trailer(output), "av_write_trailer", destination)
-        let fd = try systemCall("open", destination) { open(destination, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
-        try systemCall("fsync", destination) { fsync(fd) }
+        try FileSystem.sync(destination)
         return Double(end.max() ?? 0) / Double(AV_TIME_BASE)
     }
 }

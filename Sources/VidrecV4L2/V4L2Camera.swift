@@ -123,21 +123,24 @@ public final class V4L2Camera: VideoCaptureSource {
     private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
         let frameBytes = videoFormat.pixelFormat.isCompressed ? nil : minimumFrameBytes()
         while worker.isRunning {
-            var poller = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
             // Wake at least every 100 ms to notice stop(); give up after frameTimeout.
             var waited: Int32 = 0
             var ready = false
+            var revents: Int16 = 0
             while worker.isRunning, waited < V4L2Camera.frameTimeout {
-                let result = poll(&poller, 1, 100)
-                if result < 0 && errno != EINTR { return SystemError.current("poll", device.path) }
-                if result > 0 { ready = true; break }
+                do {
+                    revents = try FileDescriptor(rawValue: device.fd).poll(Int16(POLLIN), milliseconds: 100, device.path)
+                } catch {
+                    return error
+                }
+                if revents != 0 { ready = true; break }
                 waited += 100
             }
             guard worker.isRunning else { return nil }
             guard ready else {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(V4L2Camera.frameTimeout / 1000) s")
             }
-            if poller.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && poller.revents & Int16(POLLIN) == 0 {
+            if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
             }
             var buffer = v4l2_buffer()

@@ -19,27 +19,34 @@ final class V4L2Device: Sendable {
     /// - Throws: ``DeviceError`` with the fix for the common cases (missing, denied, busy).
     init(path: String) throws {
         self.path = path
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw DeviceError.cameraNotFound(path: path, reason: SystemError.describe(errno))
+        let info: stat
+        do {
+            guard let found = try FileSystem.status(path) else {
+                throw DeviceError.cameraNotFound(path: path, reason: SystemError.describe(ENOENT))
+            }
+            info = found
+        } catch let error as SystemError {
+            throw DeviceError.cameraNotFound(path: path, reason: error.reason)
         }
         guard info.st_mode & S_IFMT == S_IFCHR else { throw DeviceError.notACamera(path: path, reason: "it is not a device") }
-        let raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard raw >= 0 else {
-            let code = errno
-            switch code {
+        let device: FileDescriptor
+        do {
+            device = try FileDescriptor.open(path, O_RDWR | O_NONBLOCK)
+        } catch {
+            switch error.errno {
             case EACCES, EPERM: throw DeviceError.permissionDenied(path: path, group: "video")
             case EBUSY: throw DeviceError.busy(path: path)
-            case ENOENT, ENODEV, ENXIO: throw DeviceError.cameraNotFound(path: path, reason: SystemError.describe(code))
-            default: throw SystemError("open", path, errno: code)
+            case ENOENT, ENODEV, ENXIO: throw DeviceError.cameraNotFound(path: path, reason: error.reason)
+            default: throw error
             }
         }
+        let raw = device.rawValue
         // Ask the kernel directly first: libv4l2 prints its own message for a node that
         // is not a V4L2 device, and vidrec reports that itself.
         var capability = v4l2_capability()
         if cv4l2_raw_ioctl(raw, CV4L2_VIDIOC_QUERYCAP, &capability) != 0 {
             let code = errno
-            close(raw)
+            device.close()
             throw DeviceError.notACamera(path: path, reason: "it does not answer VIDIOC_QUERYCAP (\(SystemError.describe(code)))")
         }
         // libv4l2 prints its own errors ("libv4l2: error setting pixformat: …") to stderr
@@ -47,7 +54,7 @@ final class V4L2Device: Sendable {
         setenv("LIBV4L2_LOG_FILENAME", "/dev/null", 0)
         guard v4l2_fd_open(raw, 0) == raw else {
             let code = errno
-            close(raw)
+            device.close()
             throw SystemError("v4l2_fd_open", path, errno: code)
         }
         self.fd = raw

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec stop [ID]`: ask the running recording to finish, and wait until its file is final.
 struct StopCommand: VidrecCommand {
@@ -58,8 +59,8 @@ struct StopCommand: VidrecCommand {
             guard StopCommand.isVidrec(pid: pid) else {
                 throw CLIError("recording \(entry.id) is locked but pid \(pid) is not a vidrec process; not signalling it", .temporaryFailure)
             }
-            guard kill(pid, SIGTERM) == 0 else {
-                throw CLIError("cannot signal recording \(entry.id) (pid \(pid)): \(String(cString: strerror(errno)))", .temporaryFailure)
+            do { try FileSystem.signal(pid, SIGTERM) } catch {
+                throw CLIError("cannot signal recording \(entry.id) (pid \(pid)): \(error.reason)", .temporaryFailure)
             }
         }
         let deadline = Date(timeIntervalSinceNow: timeout)

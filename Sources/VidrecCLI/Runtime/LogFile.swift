@@ -5,12 +5,12 @@ import VidrecMedia
 /// `--log FILE`: every line vidrec prints about a recording, appended with a timestamp.
 /// The live status line is never logged.
 final class LogFile: Sendable {
-    private let fd: Int32
+    private let fd: FileDescriptor
 
     /// Opens (creating, mode 0600) `path` for appending.
     init(path: String) throws {
         do {
-            fd = try systemCall("open", path) { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
+            fd = try FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT)
         } catch {
             throw CLIError("cannot open log file \(path): \(error.reason); choose another path for --log", .cannotCreate)
         }
@@ -22,8 +22,9 @@ final class LogFile: Sendable {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let stamp = formatter.string(from: Date())
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { "\(stamp) \($0)\n" }.joined()
-        _ = lines.withCString { Glibc.write(fd, $0, strlen($0)) }
+        // A log that cannot be written must not stop the recording it describes.
+        lines.withCString { text in _ = try? fd.writeAll(text, count: strlen(text), "log") }
     }
 
-    deinit { close(fd) }
+    deinit { fd.close() }
 }

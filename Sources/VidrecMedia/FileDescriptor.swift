@@ -1,0 +1,141 @@
+import Glibc
+
+/// An open file descriptor: a thin handle, as swift-system's `FileDescriptor`. It does
+/// not close itself; whoever opens one closes it, with ``close()`` or, for a scope,
+/// ``closeAfter(_:)``. Every operation goes through the ``systemCall(_:_:_:)`` seam, so
+/// a test can make any of them fail with the errno it wants.
+public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+    /// The kernel's number for the descriptor.
+    public let rawValue: Int32
+
+    /// Wraps a descriptor opened elsewhere.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+extension FileDescriptor {
+    /// Opens `path`; `O_CLOEXEC` is always added.
+    ///
+    /// - Parameters:
+    ///   - operation: the name the seam and errors use (`open`, `create`).
+    ///   - permissions: the mode for a file that `O_CREAT` makes.
+    /// - Throws: ``SystemError`` naming `operation` and `path`.
+    /// The corresponding C function is `open`.
+    public static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0o600,
+                            operation: String = "open") throws(SystemError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall(operation, path) { Glibc.open(path, flags | O_CLOEXEC, permissions) })
+    }
+
+    /// Closes the descriptor. A failure of `close` is not reported: data that must be
+    /// on disk is made so with ``sync(_:)`` before. The corresponding C function is `close`.
+    public func close() {
+        // EINTR after close on Linux means the descriptor is gone: never retry.
+        let result = Glibc.close(rawValue)
+        precondition(result == 0 || errno != EBADF, "close of a descriptor that was not open")
+    }
+
+    /// Runs `body`, then closes the descriptor, whether `body` throws or not.
+    public func closeAfter<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        defer { close() }
+        return try body()
+    }
+
+    /// Flushes the file's data and metadata to the disk.
+    /// The corresponding C function is `fsync`.
+    public func sync(_ subject: String) throws(SystemError) {
+        try systemCall("fsync", subject) { fsync(rawValue) }
+    }
+
+    /// Reads up to `count` bytes into `buffer`.
+    ///
+    /// - Returns: the bytes read; 0 at the end of the file.
+    /// The corresponding C function is `read`.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int, _ subject: String) throws(SystemError) -> Int {
+        try systemCall("read", subject) { Glibc.read(rawValue, buffer, count) }
+    }
+
+    /// Writes all `count` bytes at `bytes`, continuing after short writes and EINTR.
+    /// The corresponding C function is `write`.
+    public func writeAll(_ bytes: UnsafeRawPointer, count: Int, _ subject: String) throws(SystemError) {
+        var done = 0
+        while done < count {
+            done += try systemCall("write", subject) { Glibc.write(rawValue, bytes + done, count - done) }
+        }
+    }
+
+    /// Writes all `count` bytes at `bytes` at `offset`, continuing after short writes and
+    /// EINTR. The corresponding C function is `pwrite`.
+    public func writeAll(_ bytes: UnsafeRawPointer, count: Int, at offset: Int64, _ subject: String) throws(SystemError) {
+        var done = 0
+        while done < count {
+            done += try systemCall("write", subject) {
+                pwrite(rawValue, bytes + done, count - done, off_t(offset) + off_t(done))
+            }
+        }
+    }
+
+    /// Takes a `flock` lock (`LOCK_EX`, `LOCK_SH`, with `LOCK_NB` not to wait).
+    ///
+    /// - Returns: `false` when `LOCK_NB` was given and another holds the lock.
+    /// The corresponding C function is `flock`.
+    @discardableResult
+    public func lock(_ operation: Int32, _ subject: String) throws(SystemError) -> Bool {
+        do {
+            try systemCall("flock", subject) { flock(rawValue, operation) }
+            return true
+        } catch where error.errno == EWOULDBLOCK && operation & LOCK_NB != 0 {
+            return false
+        }
+    }
+}
+
+extension FileDescriptor {
+    /// `AT_FDCWD`: relative names are looked up from the current directory.
+    public static let currentDirectory = FileDescriptor(rawValue: AT_FDCWD)
+
+    /// Opens `name` relative to this directory; `O_CLOEXEC` is always added.
+    ///
+    /// - Parameter subject: the path for messages.
+    /// The corresponding C function is `openat`.
+    public func open(_ name: String, _ flags: Int32, permissions: mode_t = 0o600, operation: String = "open",
+                     subject: String) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall(operation, subject) { openat(rawValue, name, flags | O_CLOEXEC, permissions) })
+    }
+
+    /// Removes `name` in this directory. The corresponding C function is `unlinkat`.
+    public func remove(_ name: String, subject: String) throws(SystemError) {
+        try systemCall("unlinkat", subject) { unlinkat(rawValue, name, 0) }
+    }
+
+    /// Removes `name` in this directory if it can; for scratch files whose removal
+    /// changes nothing the user relies on.
+    public func removeQuietly(_ name: String) {
+        _ = try? remove(name, subject: name)
+    }
+
+    /// What `name` in this directory is, without following a final link; `nil` when
+    /// it cannot be seen. The corresponding C function is `fstatat`.
+    public func linkStatus(_ name: String) -> stat? {
+        var info = stat()
+        guard (try? systemCall("fstatat", name) { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }) != nil else {
+            return nil
+        }
+        return info
+    }
+}
+
+extension FileDescriptor {
+    /// Waits up to `milliseconds` for `events` (`POLLIN`, …); EINTR counts as nothing
+    /// happening yet.
+    ///
+    /// - Returns: the events that happened (`revents`), or 0 on time-out.
+    /// The corresponding C function is `poll`.
+    public func poll(_ events: Int16, milliseconds: Int32, _ subject: String) throws(SystemError) -> Int16 {
+        var poller = pollfd(fd: rawValue, events: events, revents: 0)
+        do {
+            let ready = try systemCall("poll", subject) { Glibc.poll(&poller, 1, milliseconds) }
+            return ready > 0 ? poller.revents : 0
+        } catch where error.errno == EINTR {
+            return 0
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Glibc
+import Testing
+import VidrecFFmpeg
+import VidrecMedia
+
+/// The movie file's own writes go through the syscall seam: a disk that fills up or
+/// fails mid-recording is reported with the real errno, and what was written before
+/// plays.
+@Suite struct MovieFileOutputFaultTests {
+    static let settings = MovieSettings(
+        container: "mp4",
+        video: VideoEncoding(codec: "libx264", width: 160, height: 120, frameRate: Rational(15), pixelFormat: "yuv420p",
+                             speed: "ultrafast", crf: 30, bitRate: nil, keyframeInterval: 5),
+        audio: nil)
+
+    static func frame(_ index: Int) -> VideoFrame {
+        let buffer = FrameBuffer(count: 160 * 120 * 2)
+        buffer.bytes.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: index * 7), count: buffer.count)
+        return VideoFrame(pixelFormat: .yuyv, width: 160, height: 120, buffer: buffer, byteCount: buffer.count,
+                          strides: [320], captureTime: 0, sequence: UInt64(index))
+    }
+
+    @Test(arguments: [("write", ENOSPC), ("write", EIO), ("fsync", EIO)])
+    func aDiskThatFailsMidRecordingIsReportedWithItsErrnoAndTheFileSoFarPlays(operation: String, code: Int32) throws {
+        let directory = NSTemporaryDirectory() + "vidrec-faults-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/movie.mp4"
+        let output = try MovieFileOutput(path: path, settings: Self.settings)
+        for index in 0..<30 { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
+        let error = try #require(throws: SystemError.self) {
+            try SyscallFaults.injecting([operation: code]) {
+                for index in 30..<60 { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
+                try output.finish()
+            }
+        }
+        #expect(error.errno == code && error.subject == path)
+        // The fragments written before the fault decode.
+        let info = try MovieProbe().inspect(path)
+        #expect(info.streams.first?.packets ?? 0 >= 10)
+    }
+}
