@@ -1,5 +1,6 @@
-// CV4L2: the V4L2 UAPI header and libv4l2, plus the ioctl request codes and
-// FOURCC constants, which are built by function-like macros Swift cannot import.
+// CV4L2: the V4L2 UAPI header and libv4l2, plus the ioctl request codes, which are
+// built by function-like macros Swift cannot import (pixel formats are matched by
+// their FOURCC text in Swift).
 #ifndef CV4L2_SHIM_H
 #define CV4L2_SHIM_H
 
@@ -26,20 +27,6 @@ static const unsigned long CV4L2_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES
 static const unsigned long CV4L2_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
 static const unsigned long CV4L2_VIDIOC_QUERYCTRL = VIDIOC_QUERYCTRL;
 static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
-static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
-static const unsigned long CV4L2_VIDIOC_ENUMINPUT = VIDIOC_ENUMINPUT;
-static const unsigned long CV4L2_VIDIOC_S_INPUT = VIDIOC_S_INPUT;
-
-// Pixel formats (`v4l2_fourcc` expansions).
-static const unsigned int CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
-static const unsigned int CV4L2_PIX_FMT_UYVY = V4L2_PIX_FMT_UYVY;
-static const unsigned int CV4L2_PIX_FMT_NV12 = V4L2_PIX_FMT_NV12;
-static const unsigned int CV4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
-static const unsigned int CV4L2_PIX_FMT_YVU420 = V4L2_PIX_FMT_YVU420;
-static const unsigned int CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
-static const unsigned int CV4L2_PIX_FMT_BGR24 = V4L2_PIX_FMT_BGR24;
-static const unsigned int CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
-static const unsigned int CV4L2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;
 
 /// `v4l2_ioctl` is variadic; Swift cannot call it. Every request vidrec makes
 /// takes one pointer argument.
@@ -50,11 +37,6 @@ static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) {
 /// `ioctl` itself is variadic: the raw kernel call, before libv4l2 wraps the descriptor.
 static inline int cv4l2_raw_ioctl(int fd, unsigned long request, void *arg) {
     return ioctl(fd, request, arg);
-}
-
-/// `v4l2_open` is variadic; vidrec never creates files through it.
-static inline int cv4l2_open(const char *path, int flags) {
-    return v4l2_open(path, flags);
 }
 
 #endif

@@ -12,7 +12,7 @@ import VidrecMedia
 /// which the session fills with silence.
 public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     /// How long the device may deliver nothing before it counts as gone (ms).
-    public static let timeout: Int32 = 5_000
+    public static let timeout: Int32 = CaptureTiming.stallTimeout.milliseconds
 
     public let displayName: String
     public let audioFormat: AudioFormat
@@ -116,7 +116,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             if ready == 0 {
                 idle += 100
                 if idle >= ALSAMicrophone.timeout {
-                    return DeviceError.stopped(device: "microphone \(displayName)", reason: "sent no audio for \(ALSAMicrophone.timeout / 1000) s")
+                    return DeviceError.stopped(device: "microphone \(displayName)", reason: "sent no audio for \(CaptureTiming.stallTimeout.wholeSeconds) s")
                 }
                 continue
             }

@@ -19,12 +19,13 @@ import VidrecMedia
 /// to nothing, so the capture queue stays short however slow an output is; an output
 /// that falls behind drops video in its own queue (counted), never audio.
 public final class CaptureSession: Sendable {
-    /// How long a source may stay silent before the session treats it as gone.
-    public static let stallTimeout: Int64 = 5_000_000_000
-    /// How often ``run(outputs:progress:)`` reports progress, in nanoseconds.
-    public static let progressInterval: Int64 = 500_000_000
+    /// How long a source may stay silent before the session treats it as gone, in
+    /// nanoseconds (``CaptureTiming/stallTimeout``).
+    public static let stallTimeout = CaptureTiming.stallTimeout.nanoseconds
+    /// How often the session reports progress, in nanoseconds.
+    public static let progressInterval = CaptureTiming.progressInterval.nanoseconds
     /// How often the free space is checked for `--min-free`, in nanoseconds.
-    public static let freeSpaceInterval: Int64 = 1_000_000_000
+    public static let freeSpaceInterval = CaptureTiming.freeSpaceInterval.nanoseconds
 
     private let video: any VideoCaptureSource
     private let audio: (any AudioCaptureSource)?
@@ -69,11 +70,14 @@ public final class CaptureSession: Sendable {
     ///
     /// - Parameters:
     ///   - outputs: the outputs' connections, not yet started; at least one essential.
+    ///   - stretcher: resamples audio to correct the microphone's clock drift; without
+    ///     one, drift is left uncorrected.
     ///   - progress: called about twice a second on this thread.
     /// - Returns: the outcome; a failure of a source or of an essential output is reported
     ///   in it, after every output has been finished with what was recorded before it.
     /// - Throws: only when a source cannot be started (nothing has been recorded).
-    public func run(outputs: [OutputConnection], progress: (SessionProgress) -> Void = { _ in }) throws -> RecordingOutcome {
+    public func run(outputs: [OutputConnection], stretcher: (any AudioStretching)? = nil,
+                    progress: (SessionProgress) -> Void = { _ in }) throws -> RecordingOutcome {
         guard let movie = outputs.first(where: \.policy.isEssential) else {
             preconditionFailure("a capture session needs an essential output")
         }
@@ -86,7 +90,7 @@ public final class CaptureSession: Sendable {
         }
         for output in outputs { output.start() }
         var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
-                                limit: limits.duration, start: MonotonicClock.now())
+                                limit: limits.duration, start: MonotonicClock.now(), correctsDrift: stretcher != nil)
         var sourceFailure: (any Error)?
         var lastFrame: VideoFrame?
         var gate = AudioGate()
@@ -131,7 +135,13 @@ public final class CaptureSession: Sendable {
                     lastFrame = frame
                 }
             case .audio(let chunk):
-                gate.hold(timeline.place(chunk, arrival: arrival))
+                let placed = timeline.place(chunk, arrival: arrival)
+                do {
+                    gate.hold(try stretcher.map { stretcher in try placed.flatMap { try stretcher.stretch($0) } } ?? placed)
+                } catch {
+                    sourceFailure = sourceFailure ?? error
+                    timeline.stop(at: arrival)
+                }
             case .sourceEnded(let kind, let error):
                 // A vanished camera or microphone ends the movie where the video
                 // ends, with both streams ending together, like a stop.
@@ -160,6 +170,8 @@ public final class CaptureSession: Sendable {
         // missing is filled with silence.
         var closingPadding: Int64 = 0
         if outputFailure == nil, audio != nil {
+            // What the resampler still holds (its filter's delay) comes first.
+            if let held = try? stretcher?.drain() { gate.hold(held) }
             var closing = gate.finish(at: timeline.finalAudioLength ?? timeline.videoEndInAudioFrames)
             if let padding = timeline.closingSilence(format: audio?.audioFormat) {
                 closing.append(padding)
@@ -204,7 +216,7 @@ public final class CaptureSession: Sendable {
             // those the camera left.
             duration: timeline.duration, droppedFrames: timeline.droppedFrames - captureDropped,
             queueDroppedFrames: captureDropped + movieDropped, deviceSkippedFrames: timeline.sequenceGaps,
-            repeatedFrames: repeated, insertedSilence: timeline.insertedSilence,
+            repeatedFrames: repeated, insertedSilence: timeline.insertedSilence, stretchedAudio: timeline.stretchedAudio,
             droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: movie.bytesWritten,
             lostOutputs: lostOutputs)
     }

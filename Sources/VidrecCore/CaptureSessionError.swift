@@ -11,7 +11,7 @@ public enum CaptureSessionError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .stalled(name, kind):
-            "\(kind == .video ? "camera" : "microphone") \(name) sent nothing for \(CaptureSession.stallTimeout / 1_000_000_000) s; the recording so far was kept"
+            "\(kind == .video ? "camera" : "microphone") \(name) sent nothing for \(CaptureTiming.stallTimeout.wholeSeconds) s; the recording so far was kept"
         case let .sourceEnded(name, kind, error):
             "\(kind == .video ? "camera" : "microphone") \(name) stopped\(error.map { ": \($0)" } ?? ""); the recording so far was kept"
         }

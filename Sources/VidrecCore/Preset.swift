@@ -30,6 +30,6 @@ public struct Preset: Sendable, Equatable {
         let audio = settings.audio.map {
             "\($0.codec) \($0.sampleRate) Hz \($0.channels) ch \(ByteCount.bitRate($0.bitRate))"
         } ?? "no audio"
-        return "\(video), \(audio), \(settings.container)"
+        return "\(video), \(audio), \(settings.container.rawValue)"
     }
 }

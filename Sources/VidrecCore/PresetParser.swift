@@ -7,7 +7,7 @@ import VidrecMedia
 public struct PresetParser: Sendable {
     /// Checks that an encoder exists (`name`, `video` or `audio`); the CLI passes
     /// FFmpeg's catalog, tests may pass their own.
-    public typealias EncoderCheck = @Sendable (_ name: String, _ kind: String) -> Bool
+    public typealias EncoderCheck = @Sendable (_ name: String, _ kind: MediaKind) -> Bool
 
     private let encoderExists: EncoderCheck
     private let pixelFormatExists: @Sendable (String) -> Bool
@@ -23,7 +23,7 @@ public struct PresetParser: Sendable {
     static let videoFields = ["codec", "speed", "crf", "bitRate", "keyframeInterval", "pixelFormat"]
     static let audioFields = ["codec", "sampleRate", "channels", "bitRate"]
     /// Containers and the codecs each can hold.
-    static let containers = ["mp4", "mov", "mkv", "webm"]
+    static let containers = Container.allCases.map(\.rawValue)
 
     /// Parses the preset in `file`, naming it `name`.
     public func parse(file: String, name: String) throws(PresetError) -> Preset {
@@ -65,13 +65,13 @@ public struct PresetParser: Sendable {
         let width = try top.integer("width", in: 16...7680, even: true)
         let height = try top.integer("height", in: 16...4320, even: true)
         let frameRate = try top.rate("frameRate")
-        let container = try top.choice("container", PresetParser.containers)
+        let container = Container(rawValue: try top.choice("container", PresetParser.containers))!
 
         let videoObject = try top.object("video", required: true)!
         let video = Fields(videoObject, file: file, prefix: "video.")
         try video.rejectUnknown(PresetParser.videoFields)
         let videoCodec = try video.string("codec")!
-        guard encoderExists(videoCodec, "video") else {
+        guard encoderExists(videoCodec, .video) else {
             throw .invalidField(file: file, field: "video.codec",
                                 problem: "names '\(videoCodec)', which is not a video encoder in this FFmpeg; use libx264, libx265, mpeg4, libvpx-vp9, libsvtav1 or libaom-av1")
         }
@@ -97,7 +97,7 @@ public struct PresetParser: Sendable {
             let audio = Fields(audioObject, file: file, prefix: "audio.")
             try audio.rejectUnknown(PresetParser.audioFields)
             let audioCodec = try audio.string("codec")!
-            guard encoderExists(audioCodec, "audio") else {
+            guard encoderExists(audioCodec, .audio) else {
                 throw .invalidField(file: file, field: "audio.codec",
                                     problem: "names '\(audioCodec)', which is not an audio encoder in this FFmpeg; use aac, libopus or libmp3lame")
             }
@@ -107,7 +107,7 @@ public struct PresetParser: Sendable {
                 channels: try audio.integer("channels", in: 1...2),
                 bitRate: try audio.bitRate("bitRate", required: true, in: 8_000...1_000_000)!)
         }
-        if container == "webm" {
+        if container == .webm {
             if !["libvpx", "libvpx-vp9", "libaom-av1", "libsvtav1"].contains(videoCodec) {
                 throw .invalidField(file: file, field: "video.codec", problem: "is '\(videoCodec)', which a webm container cannot hold; use libvpx-vp9 or libaom-av1, or container mkv")
             }

@@ -93,7 +93,8 @@ public final class Recorder: Sendable {
         events(.started(id: entry.id, preset: preset.name, settings: preset.resolvedDescription,
                         sources: [camera.source.displayName, audio?.displayName].compactMap { $0 }, limit: request.duration))
         let movie = OutputConnection(output: output, policy: .sized(for: camera.source.videoFormat), threadName: "vidrec.movie")
-        let outcome = try session.run(outputs: [movie]) { progress in
+        let stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
+        let outcome = try session.run(outputs: [movie], stretcher: stretcher) { progress in
             events(.progress(progress))
             store.writeProgress(progress, id: entry.id)
         }
@@ -119,6 +120,7 @@ public final class Recorder: Sendable {
         sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
+        sidecar.driftCorrection = report.audioSampleRate.map { Double(outcome.stretchedAudio) / Double($0) }
         sidecar.overruns = report.overruns
         sidecar.endReason = outcome.reason.message
         // On a full disk even the sidecar may not fit; the recording then reads as

@@ -24,6 +24,10 @@ public protocol RecordingDevices: AnyObject {
 
     /// Creates the movie output, writing a new file at `path`.
     func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput
+
+    /// Creates the resampler that corrects the microphone's clock drift for audio in
+    /// `format`; `nil` leaves drift uncorrected.
+    func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)?
 }
 
 /// A camera opened by ``RecordingDevices/openCamera(adjusting:)``.

@@ -23,8 +23,11 @@ public struct RecordingOutcome: Sendable {
     public var repeatedFrames: Int64
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
-    /// Audio frames dropped: by the capture queue when it was full, and to keep a fast
-    /// microphone clock in step.
+    /// Audio frames the drift correction added (positive) or removed (negative) by
+    /// resampling, to keep a microphone whose clock drifts in step with the video.
+    public var stretchedAudio: Int64 = 0
+    /// Audio frames dropped: by the capture queue when it was full, or where the
+    /// microphone's timestamps jumped back.
     public var droppedAudio: Int64 = 0
     /// Bytes in the file.
     public var bytes: Int64

@@ -1,4 +1,5 @@
 import Foundation
+import VidrecMedia
 
 /// The small JSON file kept beside each pending recording (`<id>.json`).
 public struct RecordingSidecar: Codable, Sendable, Equatable {
@@ -32,7 +33,7 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// The movie's frame rate: the preset's, or the camera's when it is slower.
     public var frameRate: String?
     /// The container, which is also the file's extension.
-    public var container: String
+    public var container: Container
     /// When recording started, ISO 8601.
     public var startTime: String
     /// The state as last written by the recording process.
@@ -51,9 +52,12 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var repeatedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.
     public var insertedSilence: Double?
-    /// Seconds of audio dropped: by the capture queue when it was full, or to keep a
-    /// microphone whose clock runs fast in step with the video.
+    /// Seconds of audio dropped: by the capture queue when it was full, or where the
+    /// microphone's timestamps jumped back.
     public var droppedAudio: Double?
+    /// Seconds of audio the drift correction added (positive) or removed (negative) by
+    /// resampling, for a microphone whose clock runs slow or fast.
+    public var driftCorrection: Double?
     /// Microphone overruns recovered.
     public var overruns: Int?
     /// Why it ended, in words.
@@ -65,7 +69,7 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
 
     /// Creates a sidecar for a recording that is starting now.
     public init(id: String, preset: String, presetFile: String, camera: String, microphone: String?,
-                container: String, startTime: Date, pid: Int32, maxDuration: Double?) {
+                container: Container, startTime: Date, pid: Int32, maxDuration: Double?) {
         self.id = id
         self.preset = preset
         self.presetFile = presetFile

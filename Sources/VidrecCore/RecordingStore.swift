@@ -70,8 +70,8 @@ public struct RecordingStore: Sendable {
         let lockPath = base + ".lock"
         var state = sidecar.state
         if state == .recording, !RecordingLock.isHeld(lockPath) { state = .interrupted }
-        return Entry(sidecar: sidecar, state: state, mediaPath: "\(base).\(sidecar.container)",
-                     partialPath: "\(base).partial.\(sidecar.container)", lockPath: lockPath)
+        return Entry(sidecar: sidecar, state: state, mediaPath: "\(base).\(sidecar.container.fileExtension)",
+                     partialPath: "\(base).partial.\(sidecar.container.fileExtension)", lockPath: lockPath)
     }
 
     /// Starts a new recording: picks an ID from `date`, takes its lock and writes its sidecar.
@@ -169,7 +169,7 @@ public struct RecordingStore: Sendable {
             return nil
         }
         if finalizer.rewrites(entry.sidecar.container) {
-            let temporary = directory + "/" + entry.id + ".final." + entry.sidecar.container
+            let temporary = directory + "/" + entry.id + ".final." + entry.sidecar.container.fileExtension
             try FileSystem.removeIfPresent(temporary)
             let duration: Double
             do {
@@ -205,7 +205,7 @@ public struct RecordingStore: Sendable {
         }
         guard FileManager.default.fileExists(atPath: entry.mediaPath) else { throw StoreError.missingFile(entry.mediaPath) }
         var base = name
-        let ext = entry.sidecar.container
+        let ext = entry.sidecar.container.fileExtension
         if base.lowercased().hasSuffix("." + ext) { base = String(base.dropLast(ext.count + 1)) }
         let saved = try album.add(entry.mediaPath, name: base, extension: ext)
         remove(entry)

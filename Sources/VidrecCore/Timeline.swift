@@ -6,10 +6,17 @@ import VidrecMedia
 /// All times are capture times in nanoseconds on CLOCK_MONOTONIC; positions are frame
 /// indexes (time base `1/frameRate`) and audio frame counts (time base `1/sampleRate`).
 public struct Timeline: Sendable {
-    /// How far (in seconds) audio may stray, on average, from its timestamps before it is
-    /// corrected: silence is added for a slow microphone clock, samples are dropped for
-    /// a fast one. Under one video frame; jitter is averaged out first.
-    public static let audioSyncTolerance = Rational(3, 100)
+    /// How far (in seconds) audio may stray, on average, from its timestamps before the
+    /// drift correction starts: the audio is then resampled (see ``AudioStretching``) a
+    /// little faster or slower until it is back within a quarter of this. Under one video
+    /// frame; jitter is averaged out first.
+    public static let audioSyncTolerance = Rational(2, 100)
+    /// The most the drift correction changes the audio's rate: one frame in this many
+    /// (0.5 %, far below what an ear notices; microphone clocks are off by 0.01–0.3 %).
+    public static let maximumStretchRatio = 200
+    /// The weight of each period's offset in the moving average that smooths jitter out
+    /// of the drift estimate (about the last 20 periods count).
+    public static let driftSmoothing = 0.05
     /// A jump in audio timestamps larger than this (in seconds) is lost samples (an
     /// overrun), filled with silence at once rather than averaged.
     public static let audioGapThreshold = Rational(1, 10)
@@ -18,7 +25,7 @@ public struct Timeline: Sendable {
     /// followed by a collision.
     public static let jitterTolerance = Rational(3, 4)
     /// How long to wait, after video has ended, for audio to reach the same time.
-    public static let audioGrace: Int64 = 1_000_000_000
+    public static let audioGrace: Int64 = CaptureTiming.audioGrace.nanoseconds
 
     /// Output frames per second.
     public let frameRate: Rational
@@ -38,8 +45,13 @@ public struct Timeline: Sendable {
     public private(set) var audioWritten: Int64 = 0
     /// Audio frames of silence inserted for gaps.
     public private(set) var insertedSilence: Int64 = 0
-    /// Audio frames dropped because the microphone's clock ran ahead of CLOCK_MONOTONIC.
+    /// Audio frames dropped because the microphone's timestamps jumped back.
     public private(set) var droppedAudio: Int64 = 0
+    /// Audio frames the drift correction added (positive: the microphone's clock runs
+    /// slow) or removed (negative: it runs fast), in all.
+    public private(set) var stretchedAudio: Int64 = 0
+    /// Whether drift is corrected by stretching audio (the session has a resampler).
+    public let correctsDrift: Bool
     /// Whether the end came from the duration limit.
     public private(set) var reachedLimit = false
     /// Whether a stop was requested.
@@ -52,6 +64,8 @@ public struct Timeline: Sendable {
     private var audioStarted = false
     /// Moving average of where audio stands against its timestamps, in frames.
     private var drift = 0.0
+    /// Whether the drift correction is running (it stops once the drift is small again).
+    private var correcting = false
     private var videoDone = false
     private var audioDone = false
     private var audioDeadline: Int64?
@@ -59,7 +73,11 @@ public struct Timeline: Sendable {
     private var lastAudioArrival: Int64
 
     /// Creates a timeline; `start` is when capture started (for stall detection).
-    public init(frameRate: Rational, sampleRate: Int?, limit: DurationLimit?, start: Int64) {
+    ///
+    /// - Parameter correctsDrift: mark audio to be stretched when the microphone's clock
+    ///   drifts (the session resamples it); otherwise drift is left as it is.
+    public init(frameRate: Rational, sampleRate: Int?, limit: DurationLimit?, start: Int64, correctsDrift: Bool = true) {
+        self.correctsDrift = correctsDrift
         self.frameRate = frameRate
         self.sampleRate = sampleRate
         endFrame = limit?.videoFrames(at: frameRate)
@@ -106,7 +124,7 @@ public struct Timeline: Sendable {
         if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
         lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
-        let position = Rational(frame.captureTime - origin!, 1_000_000_000) * frameRate
+        let position = Rational(frame.captureTime - origin!, Duration.nanosecondsPerSecond) * frameRate
         // The nearest slot; but a frame up to `jitterTolerance` late for the next slot
         // takes that slot (a real gap is a whole frame or more).
         let next = Rational(lastIndex + 1)
@@ -155,7 +173,7 @@ public struct Timeline: Sendable {
     private mutating func placeAfterOrigin(_ input: AudioChunk) -> [AudioChunk] {
         guard !audioDone else { return [] }
         let rate = Int64(input.format.sampleRate)
-        let position = (Rational(input.captureTime - origin!, 1_000_000_000) * Rational(rate)).rounded
+        let position = (Rational(input.captureTime - origin!, Duration.nanosecondsPerSecond) * Rational(rate)).rounded
         var chunk = input
         var pieces: [AudioChunk] = []
         let gap = position - audioWritten
@@ -172,22 +190,27 @@ public struct Timeline: Sendable {
             pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: chunk.captureTime))
             insertedSilence += gap
             drift = 0
-        } else {
+        } else if Rational(-gap, rate) > Timeline.audioGapThreshold {
+            // The timestamps jumped back (a device whose clock was reset): what overlaps
+            // audio already written is dropped.
+            let surplus = Int(min(-gap, Int64(chunk.frameCount)))
+            droppedAudio += Int64(surplus)
+            drift = 0
+            if surplus == chunk.frameCount { return [] }
+            chunk = chunk.slice(surplus..<chunk.frameCount)
+        } else if correctsDrift {
             // Slow drift between the microphone's clock and CLOCK_MONOTONIC, seen through
-            // jittery timestamps: follow a moving average, and correct only when it
-            // strays past the tolerance.
-            drift = drift * 0.95 + Double(gap) * 0.05
-            let correction = Int64(drift.rounded())
-            if Rational(correction, rate) > Timeline.audioSyncTolerance {
-                pieces.append(.silence(format: chunk.format, frameCount: Int(correction), captureTime: chunk.captureTime))
-                insertedSilence += correction
-                drift -= Double(correction)
-            } else if Rational(-correction, rate) > Timeline.audioSyncTolerance {
-                let surplus = Int(min(-correction, Int64(chunk.frameCount)))
-                droppedAudio += Int64(surplus)
-                drift += Double(surplus)
-                if surplus == chunk.frameCount { return [] }
-                chunk = chunk.slice(surplus..<chunk.frameCount)
+            // jittery timestamps: follow a moving average; past the tolerance, stretch
+            // each period by up to 0.5 % until the audio is back in step. The sound keeps
+            // its shape: nothing is cut out or padded in.
+            drift = drift * (1 - Timeline.driftSmoothing) + Double(gap) * Timeline.driftSmoothing
+            let tolerance = (Timeline.audioSyncTolerance * Rational(rate)).doubleValue
+            if abs(drift) > tolerance { correcting = true } else if abs(drift) < tolerance / 4 { correcting = false }
+            if correcting {
+                let most = Double(max(1, chunk.frameCount / Timeline.maximumStretchRatio))
+                let step = Int(min(most, abs(drift)).rounded())
+                chunk.stretch = drift > 0 ? step : -step
+                drift -= Double(chunk.stretch)
             }
         }
         var placed: [AudioChunk] = []
@@ -196,9 +219,11 @@ public struct Timeline: Sendable {
             if let audioEnd {
                 let room = audioEnd - audioWritten
                 if room <= 0 { audioDone = true; break }
-                if Int64(piece.frameCount) > room { piece = piece.slice(0..<Int(room)) }
+                // The last piece is cut to the end, unstretched.
+                if Int64(piece.timelineLength) > room { piece = piece.slice(0..<Int(min(room, Int64(piece.frameCount)))) }
             }
-            audioWritten += Int64(piece.frameCount)
+            audioWritten += Int64(piece.timelineLength)
+            stretchedAudio += Int64(piece.stretch)
             placed.append(piece)
         }
         if let audioEnd, audioWritten >= audioEnd { audioDone = true }

@@ -90,11 +90,7 @@ final class AudioStreamEncoder: StreamEncoder {
         var inLayout = AVChannelLayout()
         av_channel_layout_default(&inLayout, Int32(input.channels))
         defer { av_channel_layout_uninit(&inLayout) }
-        let inFormat: AVSampleFormat = switch input.sampleFormat {
-        case .s16: AV_SAMPLE_FMT_S16
-        case .s32: AV_SAMPLE_FMT_S32
-        case .float32: AV_SAMPLE_FMT_FLT
-        }
+        let inFormat = input.sampleFormat.avSampleFormat
         let cc = codecContext
         resampler = try Resampler(from: &inLayout, inFormat, Int32(input.sampleRate),
                                   to: &cc.pointee.ch_layout, cc.pointee.sample_fmt, cc.pointee.sample_rate,

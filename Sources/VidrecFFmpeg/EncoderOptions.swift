@@ -15,7 +15,7 @@ enum EncoderOptions {
         let result = av_opt_set(context.pointee.priv_data, name, value, 0)
         if result < 0 {
             throw FFmpegError("av_opt_set \(name)=\(value)", codec, code: result,
-                              hint: "check the preset's value for this encoder")
+                              hint: "check the preset's value for this encoder", kind: .unsupportedSettings)
         }
     }
 }

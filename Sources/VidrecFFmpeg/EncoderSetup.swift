@@ -20,7 +20,7 @@ enum EncoderSetup {
     static func begin(_ name: String, in format: UnsafeMutablePointer<AVFormatContext>) throws(FFmpegError) -> Parts {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError("avcodec_find_encoder_by_name", name, code: cffmpeg_averror(ENOENT),
-                              hint: "no such encoder in this FFmpeg; `ffmpeg -encoders` lists them")
+                              hint: "no such encoder in this FFmpeg; `ffmpeg -encoders` lists them", kind: .unsupportedSettings)
         }
         let stream = try allocated(avformat_new_stream(format, nil), "avformat_new_stream", name)
         let context = try CodecContext(codec: codec, subject: name)
@@ -35,7 +35,7 @@ enum EncoderSetup {
     /// stream. The corresponding C functions are `avcodec_open2` and
     /// `avcodec_parameters_from_context`.
     static func open(_ parts: Parts, name: String) throws(FFmpegError) {
-        try check(avcodec_open2(parts.context.pointer, parts.codec, nil), "avcodec_open2", name)
+        try check(avcodec_open2(parts.context.pointer, parts.codec, nil), "avcodec_open2", name, kind: .unsupportedSettings)
         try check(avcodec_parameters_from_context(parts.stream.pointee.codecpar, parts.context.pointer),
                   "avcodec_parameters_from_context", name)
     }

@@ -4,6 +4,18 @@ import CFFmpeg
 ///
 /// Renders as `avcodec_open2 on libx264: Invalid argument (AVERROR -22)`.
 public struct FFmpegError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure it is, decided where it is thrown.
+    public enum Kind: Sendable, Equatable {
+        /// The preset asks for what this FFmpeg cannot do (an encoder, an option, a
+        /// pixel format or a codec the container cannot hold): a data error, fixed in
+        /// the preset.
+        case unsupportedSettings
+        /// Anything else: a failure while running.
+        case runtime
+    }
+
+    /// What kind of failure it is.
+    public let kind: Kind
     /// The FFmpeg function or step that failed.
     public let operation: String
     /// The file, codec or stream it was applied to.
@@ -14,7 +26,8 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
     public let hint: String
 
     /// Creates an error.
-    public init(_ operation: String, _ subject: String, code: Int32, hint: String = "") {
+    public init(_ operation: String, _ subject: String, code: Int32, hint: String = "", kind: Kind = .runtime) {
+        self.kind = kind
         self.operation = operation
         self.subject = subject
         self.code = code
@@ -38,10 +51,11 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Throws an ``FFmpegError`` when `code` is negative; returns it otherwise.
+/// Throws an ``FFmpegError`` of `kind` when `code` is negative; returns it otherwise.
 @discardableResult
-func check(_ code: Int32, _ operation: String, _ subject: String) throws(FFmpegError) -> Int32 {
-    if code < 0 { throw FFmpegError(operation, subject, code: code) }
+func check(_ code: Int32, _ operation: String, _ subject: String,
+           kind: FFmpegError.Kind = .runtime) throws(FFmpegError) -> Int32 {
+    if code < 0 { throw FFmpegError(operation, subject, code: code, kind: kind) }
     return code
 }
 

@@ -4,7 +4,7 @@ import VidrecMedia
 /// The FFmpeg movie file output: encodes video and audio and muxes them into a file
 /// that stays playable while it is being written.
 ///
-/// MP4 and MOV are written as fragmented MP4 (about one fragment per second), every
+/// MP4 and MOV are written as fragmented MP4 (a fragment every quarter second), every
 /// fragment flushed to the kernel as soon as it is complete and synced to disk about
 /// once a second. After ``finish()`` the fragmented file is complete and playable;
 /// ``MovieFinalizer`` then rewrites it as an ordinary indexed movie.
@@ -36,10 +36,7 @@ public final class MovieFileOutput: CaptureOutput {
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
     public init(path: String, settings: MovieSettings) throws {
         self.path = path
-        guard let muxerName = ContainerFormat.muxerName(for: settings.container) else {
-            throw FFmpegError("choose container", settings.container, code: cffmpeg_averror(EINVAL),
-                              hint: "use mp4, mov, mkv or webm")
-        }
+        let muxerName = settings.container.muxerName
         muxer = try OutputFormatContext(muxer: muxerName, path: path)
         let format = muxer.pointer
         packetOwner = try OwnedPacket(subject: path)
@@ -51,7 +48,7 @@ public final class MovieFileOutput: CaptureOutput {
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        for (key, value) in ContainerFormat.recordingOptions(for: settings.container) {
+        for (key, value) in settings.container.recordingOptions {
             av_dict_set(&options, key, value, 0)
         }
         try check(avformat_write_header(format, &options), "avformat_write_header", path)
@@ -66,7 +63,7 @@ public final class MovieFileOutput: CaptureOutput {
             if avformat_query_codec(format.pointee.oformat, codecID, FF_COMPLIANCE_NORMAL) != 1 {
                 let codec = String(cString: avcodec_get_name(codecID))
                 throw FFmpegError("avformat_query_codec", "\(codec) in \(settings.container)", code: cffmpeg_averror(EINVAL),
-                                  hint: "the container '\(settings.container)' cannot hold \(codec); pick another codec or container in the preset")
+                                  hint: "the container '\(settings.container)' cannot hold \(codec); pick another codec or container in the preset", kind: .unsupportedSettings)
             }
         }
     }
@@ -116,7 +113,7 @@ public final class MovieFileOutput: CaptureOutput {
         }
         if let writeError = io.writeError { throw writeError }
         let now = MonotonicClock.now()
-        if now - lastSync >= 1_000_000_000 {
+        if now - lastSync >= CaptureTiming.syncInterval.nanoseconds {
             lastSync = now
             try io.flush(durable: true)
         }

@@ -16,7 +16,7 @@ public struct MovieFinalizer: Sendable {
 
     /// Whether files in `container` are rewritten at all (Matroska/WebM are indexed
     /// by their own trailer and are only copied).
-    public func rewrites(_ container: String) -> Bool { ContainerFormat.needsFinalRemux(container) }
+    public func rewrites(_ container: Container) -> Bool { container.isFragmentedWhileRecording }
 
     /// Writes `destination` (which must not exist) from `source`.
     ///

@@ -31,7 +31,7 @@ final class VideoStreamEncoder: StreamEncoder {
         let pixelFormat = av_get_pix_fmt(settings.pixelFormat)
         guard pixelFormat != AV_PIX_FMT_NONE else {
             throw FFmpegError("av_get_pix_fmt", settings.pixelFormat, code: cffmpeg_averror(EINVAL),
-                              hint: "use a pixel format such as yuv420p")
+                              hint: "use a pixel format such as yuv420p", kind: .unsupportedSettings)
         }
         let rate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
         let cc = parts.context.pointer
@@ -66,7 +66,7 @@ final class VideoStreamEncoder: StreamEncoder {
                 if EncoderOptions.has(cc, "deadline") { try EncoderOptions.set(cc, "deadline", "realtime", codec: codec) }
             } else {
                 throw FFmpegError("set speed \(speed)", codec, code: cffmpeg_averror(EINVAL),
-                                  hint: "this encoder has no speed preset; remove 'video.speed' from the preset")
+                                  hint: "this encoder has no speed preset; remove 'video.speed' from the preset", kind: .unsupportedSettings)
             }
         }
         if EncoderOptions.has(cc, "rc-lookahead") {
@@ -78,7 +78,7 @@ final class VideoStreamEncoder: StreamEncoder {
         if let crf = settings.crf {
             guard EncoderOptions.has(cc, "crf") else {
                 throw FFmpegError("set crf \(crf)", codec, code: cffmpeg_averror(EINVAL),
-                                  hint: "this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'")
+                                  hint: "this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'", kind: .unsupportedSettings)
             }
             try EncoderOptions.set(cc, "crf", String(crf), codec: codec)
             if let bitRate = settings.bitRate {

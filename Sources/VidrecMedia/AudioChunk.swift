@@ -8,6 +8,13 @@ public struct AudioChunk: Sendable {
     public let frameCount: Int
     /// Capture time of the first frame in nanoseconds on CLOCK_MONOTONIC.
     public let captureTime: Int64
+    /// Frames that correcting the microphone's clock drift adds (positive) or removes
+    /// (negative) when the chunk is resampled (see ``AudioStretching``): on the movie's
+    /// timeline the chunk lasts ``timelineLength`` frames. 0 for audio taken as it is.
+    public var stretch: Int = 0
+
+    /// The chunk's length on the movie's timeline, once stretched.
+    public var timelineLength: Int { frameCount + stretch }
 
     /// Creates a chunk; see the properties for the meaning of each argument.
     public init(format: AudioFormat, buffer: FrameBuffer, frameCount: Int, captureTime: Int64) {
@@ -25,7 +32,8 @@ public struct AudioChunk: Sendable {
         return AudioChunk(format: format, buffer: buffer, frameCount: frameCount, captureTime: captureTime)
     }
 
-    /// The frames `range` of this chunk, copied; the capture time moves with the start.
+    /// The frames `range` of this chunk, copied and not stretched; the capture time moves
+    /// with the start.
     public func slice(_ range: Range<Int>) -> AudioChunk {
         let bytesPerFrame = format.bytesPerFrame
         let copy = FrameBuffer(copying: buffer.bytes + range.lowerBound * bytesPerFrame,

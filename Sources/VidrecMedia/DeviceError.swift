@@ -1,4 +1,6 @@
-/// Why a camera or microphone cannot be used. Each message names the device and the fix.
+/// Why a camera or microphone cannot be used. Each names the device; the choices a user
+/// has (the devices there are, the group to join) are carried for the advice that the
+/// command line renders.
 public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case noCamera
     case cameraNotFound(path: String, reason: String)
@@ -12,35 +14,31 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case microphoneBusy(name: String)
     case stopped(device: String, reason: String)
 
+    /// What is wrong, naming the device; the command line adds what to do about it.
     public var description: String {
         switch self {
         case .noCamera:
-            return "no camera found: no /dev/video* device can capture video; connect a camera, or use --camera test"
+            return "no camera found: no /dev/video* device can capture video"
         case let .cameraNotFound(path, reason):
-            return "camera \(path) not found (\(reason)); 'vidrec devices' lists the cameras"
+            return "camera \(path) not found (\(reason))"
         case let .notACamera(path, reason):
-            return "\(path) is not a camera: \(reason); 'vidrec devices' lists the cameras"
-        case let .noSuchCameraIndex(index, available):
-            return "there is no camera \(index)" + Self.choices(available, noun: "cameras")
-        case let .noMatchingCamera(name, available):
-            return "no camera matches '\(name)'" + Self.choices(available, noun: "cameras")
+            return "\(path) is not a camera: \(reason)"
+        case let .noSuchCameraIndex(index, _):
+            return "there is no camera \(index)"
+        case let .noMatchingCamera(name, _):
+            return "no camera matches '\(name)'"
         case let .ambiguousCamera(name, matches):
-            return "'\(name)' matches several cameras (\(matches.joined(separator: ", "))); give its path or index"
-        case let .permissionDenied(path, group):
-            return "permission denied for \(path): add yourself to the '\(group)' group (sudo usermod -aG \(group) $USER), then log in again"
+            return "'\(name)' matches several cameras (\(matches.joined(separator: ", ")))"
+        case let .permissionDenied(path, _):
+            return "permission denied for \(path)"
         case let .busy(path):
-            return "\(path) is in use by another program; close that program and try again"
-        case let .microphoneNotFound(name, reason, available):
-            return "microphone '\(name)' not found (\(reason))" + Self.choices(available, noun: "microphones")
+            return "\(path) is in use by another program"
+        case let .microphoneNotFound(name, reason, _):
+            return "microphone '\(name)' not found (\(reason))"
         case let .microphoneBusy(name):
-            return "microphone '\(name)' is in use by another program; close that program and try again"
+            return "microphone '\(name)' is in use by another program"
         case let .stopped(device, reason):
             return "\(device) \(reason)"
         }
-    }
-
-    private static func choices(_ available: [String], noun: String) -> String {
-        available.isEmpty ? "; there are no \(noun) ('vidrec devices' lists them)"
-            : "; 'vidrec devices' lists them: \(available.joined(separator: ", "))"
     }
 }

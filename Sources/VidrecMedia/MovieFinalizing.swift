@@ -2,7 +2,7 @@
 /// its final, indexed form. ``VidrecFFmpeg``'s `MovieFinalizer` is the real one.
 public protocol MovieFinalizing: Sendable {
     /// Whether files in `container` need rewriting at all (otherwise they are renamed).
-    func rewrites(_ container: String) -> Bool
+    func rewrites(_ container: Container) -> Bool
 
     /// Writes `destination` (which must not exist) from `source`.
     ///

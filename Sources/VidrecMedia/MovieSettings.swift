@@ -1,14 +1,14 @@
 /// How a movie file is encoded: what a quality preset resolves to.
 public struct MovieSettings: Sendable, Equatable {
-    /// The container: `mp4`, `mov`, `mkv` or `webm`.
-    public var container: String
+    /// The container.
+    public var container: Container
     /// The video stream's encoding.
     public var video: VideoEncoding
     /// The audio stream's encoding, or `nil` for a silent movie.
     public var audio: AudioEncoding?
 
     /// Creates settings.
-    public init(container: String, video: VideoEncoding, audio: AudioEncoding?) {
+    public init(container: Container, video: VideoEncoding, audio: AudioEncoding?) {
         self.container = container
         self.video = video
         self.audio = audio

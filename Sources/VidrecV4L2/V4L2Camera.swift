@@ -11,7 +11,7 @@ import VidrecMedia
 /// are frames the camera dropped.
 public final class V4L2Camera: VideoCaptureSource {
     /// How long the camera may send nothing before it counts as gone.
-    public static let frameTimeout: Int32 = 5_000
+    public static let frameTimeout: Int32 = CaptureTiming.stallTimeout.milliseconds
 
     public let displayName: String
     public let videoFormat: VideoFormat
@@ -129,16 +129,17 @@ public final class V4L2Camera: VideoCaptureSource {
             var revents: Int16 = 0
             while worker.isRunning, waited < V4L2Camera.frameTimeout {
                 do {
-                    revents = try FileDescriptor(rawValue: device.fd).poll(Int16(POLLIN), milliseconds: 100, device.path)
+                    revents = try FileDescriptor(rawValue: device.fd).poll(Int16(POLLIN), milliseconds: CaptureTiming.wakeInterval.milliseconds,
+                                                                           device.path)
                 } catch {
                     return error
                 }
                 if revents != 0 { ready = true; break }
-                waited += 100
+                waited += CaptureTiming.wakeInterval.milliseconds
             }
             guard worker.isRunning else { return nil }
             guard ready else {
-                return DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(V4L2Camera.frameTimeout / 1000) s")
+                return DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(CaptureTiming.stallTimeout.wholeSeconds) s")
             }
             if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")

@@ -13,7 +13,7 @@ import VidrecMedia
     func recording(in store: RecordingStore) throws -> RecordingStore.Entry {
         let (entry, lock) = try store.create(at: Date()) { id in
             RecordingSidecar(id: id, preset: "low", presetFile: "/p/low.json", camera: "test pattern", microphone: nil,
-                             container: "mp4", startTime: Date(), pid: getpid(), maxDuration: nil)
+                             container: .mp4, startTime: Date(), pid: getpid(), maxDuration: nil)
         }
         try bytes.write(to: URL(fileURLWithPath: entry.mediaPath))
         var sidecar = entry.sidecar

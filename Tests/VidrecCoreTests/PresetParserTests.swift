@@ -15,7 +15,7 @@ import VidrecMedia
 
     /// Only these encoders "exist", so the check is exercised without FFmpeg.
     let parser = PresetParser(encoderExists: { name, kind in
-        (kind == "video" && ["libx264", "mpeg4", "libvpx-vp9"].contains(name)) || (kind == "audio" && ["aac", "libopus"].contains(name))
+        (kind == .video && ["libx264", "mpeg4", "libvpx-vp9"].contains(name)) || (kind == .audio && ["aac", "libopus"].contains(name))
     }, pixelFormatExists: { $0 == "yuv420p" })
 
     func parse(_ json: String) throws(PresetError) -> Preset {
@@ -33,7 +33,7 @@ import VidrecMedia
                                                        pixelFormat: "yuv420p", speed: "veryfast", crf: 23, bitRate: nil,
                                                        keyframeInterval: 30))
         #expect(preset.settings.audio == AudioEncoding(codec: "aac", sampleRate: 48000, channels: 2, bitRate: 128_000))
-        #expect(preset.settings.container == "mp4")
+        #expect(preset.settings.container == .mp4)
     }
 
     @Test func fractionalFrameRatesAndNullAudioAreAccepted() throws {

@@ -84,7 +84,7 @@ import VidrecMedia
     @Test func aSecondRecordingFromABusyCameraIsRefusedBeforeAnythingIsOpened() throws {
         let (running, lock) = try store.create(at: Date()) { id in
             var sidecar = RecordingSidecar(id: id, preset: "low", presetFile: "/p", camera: "cam", microphone: nil,
-                                           container: "rec", startTime: Date(), pid: getpid(), maxDuration: nil)
+                                           container: .mkv, startTime: Date(), pid: getpid(), maxDuration: nil)
             sidecar.cameraPath = "/dev/video9"
             return sidecar
         }

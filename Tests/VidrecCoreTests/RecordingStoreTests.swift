@@ -6,7 +6,7 @@ import VidrecMedia
 
 /// A finalizer for recordings that are already final: being called is a test failure.
 struct NoFinalizingExpected: MovieFinalizing {
-    func rewrites(_ container: String) -> Bool { true }
+    func rewrites(_ container: Container) -> Bool { true }
     func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double {
         Issue.record("finalize was called for \(source)")
         throw SystemError("finalize", source, errno: EINVAL)
@@ -27,7 +27,7 @@ struct NoFinalizingExpected: MovieFinalizing {
     func finishedRecording(at date: Date = Date()) throws -> RecordingStore.Entry {
         let (entry, lock) = try store.create(at: date) { id in
             RecordingSidecar(id: id, preset: "low", presetFile: "/p/low.json", camera: "test pattern", microphone: nil,
-                             container: "mp4", startTime: date, pid: getpid(), maxDuration: 3)
+                             container: .mp4, startTime: date, pid: getpid(), maxDuration: 3)
         }
         try bytes.write(to: URL(fileURLWithPath: entry.mediaPath))
         var sidecar = entry.sidecar
@@ -112,7 +112,7 @@ struct NoFinalizingExpected: MovieFinalizing {
     @Test func aRecordingThatIsStillBeingWrittenCannotBeSavedOrDiscarded() throws {
         let (entry, lock) = try store.create(at: Date()) { id in
             RecordingSidecar(id: id, preset: "low", presetFile: "", camera: "test pattern", microphone: nil,
-                             container: "mp4", startTime: Date(), pid: getpid(), maxDuration: nil)
+                             container: .mp4, startTime: Date(), pid: getpid(), maxDuration: nil)
         }
         #expect(entry.state == .recording)
         #expect(throws: StoreError.self) { try store.discard(entry) }
@@ -126,7 +126,7 @@ struct NoFinalizingExpected: MovieFinalizing {
         do {
             let (created, lock) = try store.create(at: Date()) { id in
                 RecordingSidecar(id: id, preset: "low", presetFile: "", camera: "test pattern", microphone: nil,
-                                 container: "mp4", startTime: Date(), pid: 999_999, maxDuration: nil)
+                                 container: .mp4, startTime: Date(), pid: 999_999, maxDuration: nil)
             }
             try Data([1, 2, 3]).write(to: URL(fileURLWithPath: created.partialPath))
             entry = created

@@ -37,6 +37,8 @@ final class ScriptedDevices: RecordingDevices, Sendable {
         microphone && audio != nil ? ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) : nil
     }
 
+    func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? { nil }
+
     func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput {
         if failOutput { throw SystemError("open", path, errno: EACCES) }
         return try FileRecordingOutput(path: path)
@@ -46,7 +48,7 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     static func preset() -> Preset {
         Preset(name: "scripted", file: "/presets/scripted.json", summary: "scripted",
                settings: MovieSettings(
-                container: "rec",
+                container: .mkv,
                 video: VideoEncoding(codec: "none", width: 2, height: 2, frameRate: Rational(30), pixelFormat: "yuyv422",
                                      speed: nil, crf: nil, bitRate: 8_000, keyframeInterval: 30),
                 audio: AudioEncoding(codec: "none", sampleRate: 48000, channels: 1, bitRate: 8_000)))
@@ -80,6 +82,6 @@ final class FileRecordingOutput: CaptureOutput {
 
 /// The finalizer for the scripted container: nothing to rewrite, the store renames.
 struct RenameOnly: MovieFinalizing {
-    func rewrites(_ container: String) -> Bool { false }
+    func rewrites(_ container: Container) -> Bool { false }
     func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double { 0 }
 }

@@ -220,7 +220,7 @@ extension KernelDriverTests {
                                                     "\(binary) start --camera /dev/video0 --mic none --max 1 2>&1; echo status=$?"],
                                         environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "VIDREC_PRESETS_DIR": presets])
             let text = String(decoding: result, as: UTF8.self)
-            #expect(text == "Error: permission denied for /dev/video0: add yourself to the 'video' group (sudo usermod -aG video $USER), then log in again\nstatus=69\n")
+            #expect(text == "Error: permission denied for /dev/video0; add yourself to the 'video' group (sudo usermod -aG video $USER), then log in again\nstatus=69\n")
         }
 
         @Test func aSecondRecordingOnABusyCameraIsRefusedAndTheFirstIsUnaffected() throws {

@@ -47,7 +47,7 @@ import VidrecMedia
     }
 
     static let settings = MovieSettings(
-        container: "mp4",
+        container: .mp4,
         video: VideoEncoding(codec: "libx264", width: width, height: height, frameRate: Rational(15), pixelFormat: "yuv420p",
                              speed: "veryfast", crf: 18, bitRate: nil, keyframeInterval: 15),
         audio: nil)

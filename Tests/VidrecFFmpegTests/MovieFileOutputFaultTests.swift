@@ -9,7 +9,7 @@ import VidrecMedia
 /// plays.
 @Suite struct MovieFileOutputFaultTests {
     static let settings = MovieSettings(
-        container: "mp4",
+        container: .mp4,
         video: VideoEncoding(codec: "libx264", width: 160, height: 120, frameRate: Rational(15), pixelFormat: "yuv420p",
                              speed: "ultrafast", crf: 30, bitRate: nil, keyframeInterval: 5),
         audio: nil)

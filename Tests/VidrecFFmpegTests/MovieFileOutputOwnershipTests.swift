@@ -11,7 +11,7 @@ import VidrecMedia
     /// libopus refuses 44100 Hz in `avcodec_open2`, after the video encoder, the codec
     /// context and the frame for audio have been made.
     static let refused = MovieSettings(
-        container: "mkv",
+        container: .mkv,
         video: VideoEncoding(codec: "libx264", width: 160, height: 120, frameRate: Rational(15), pixelFormat: "yuv420p",
                              speed: "ultrafast", crf: 30, bitRate: nil, keyframeInterval: 15),
         audio: AudioEncoding(codec: "libopus", sampleRate: 44100, channels: 1, bitRate: 48_000))

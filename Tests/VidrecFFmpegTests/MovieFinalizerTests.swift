@@ -42,7 +42,7 @@ import VidrecMedia
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
         let settings = MovieSettings(
-            container: "mp4",
+            container: .mp4,
             video: VideoEncoding(codec: "libx264", width: Self.width, height: Self.height, frameRate: Rational(15),
                                  pixelFormat: "yuv420p", speed: "veryfast", crf: 23, bitRate: nil, keyframeInterval: 15),
             audio: nil)

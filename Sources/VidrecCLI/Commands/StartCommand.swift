@@ -225,8 +225,12 @@ struct StartCommand: VidrecCommand {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))
         }
         if outcome.droppedAudio > 0, let rate = result.audioSampleRate {
-            summary += String(format: ", %.2f s of audio dropped (a full queue or a fast microphone clock)",
+            summary += String(format: ", %.2f s of audio dropped (a full queue, or microphone timestamps that jumped back)",
                               Double(outcome.droppedAudio) / Double(rate))
+        }
+        if outcome.stretchedAudio != 0, let rate = result.audioSampleRate {
+            summary += String(format: ", the microphone's clock drift corrected by resampling (%+.3f s)",
+                              Double(outcome.stretchedAudio) / Double(rate))
         }
         return summary + ", \(ByteCount.format(outcome.bytes))"
     }

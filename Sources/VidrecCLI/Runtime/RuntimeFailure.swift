@@ -32,16 +32,14 @@ enum RuntimeFailure {
             if let posix = error.posixErrno, [ENOSPC, EIO, EDQUOT, EFBIG].contains(posix) {
                 return (error.description, .ioError)
             }
-            let settings = ["avcodec_open2", "av_opt_set", "avformat_query_codec", "avcodec_find_encoder_by_name",
-                            "set crf", "set speed", "av_get_pix_fmt", "choose container"]
-            if settings.contains(where: { error.operation.hasPrefix($0) }) {
+            if error.kind == .unsupportedSettings {
                 return ("the preset asks for what this FFmpeg cannot do: \(error)", .dataError)
             }
             return (error.description, .failure)
         case let error as CaptureSessionError:
             return (error.description, .unavailable)
         case let error as DeviceError:
-            return (error.description, .unavailable)
+            return (DeviceAdvice.message(for: error), .unavailable)
         case let error as CameraModeSelector.Failure:
             return (error.description, .unavailable)
         case let error as ALSAError:

@@ -71,4 +71,8 @@ final class SystemDevices: RecordingDevices, Sendable {
     func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput {
         try MovieFileOutput(path: path, settings: settings)
     }
+
+    func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
+        try DriftResampler(format: format)
+    }
 }

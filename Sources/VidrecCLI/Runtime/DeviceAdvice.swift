@@ -1,0 +1,37 @@
+import VidrecMedia
+
+/// What a user can do about a ``DeviceError``: the advice that follows its description
+/// in the one-line message.
+enum DeviceAdvice {
+    /// The advice for `error`, or `nil` when there is nothing to add.
+    static func advice(for error: DeviceError) -> String? {
+        switch error {
+        case .noCamera:
+            "connect a camera, or use --camera test"
+        case .cameraNotFound, .notACamera:
+            "'vidrec devices' lists the cameras"
+        case let .noSuchCameraIndex(_, available), let .noMatchingCamera(_, available):
+            choices(available, noun: "cameras")
+        case .ambiguousCamera:
+            "give its path or index"
+        case let .permissionDenied(_, group):
+            "add yourself to the '\(group)' group (sudo usermod -aG \(group) $USER), then log in again"
+        case .busy, .microphoneBusy:
+            "close that program and try again"
+        case let .microphoneNotFound(_, _, available):
+            choices(available, noun: "microphones")
+        case .stopped:
+            nil
+        }
+    }
+
+    /// `error` with its advice, as one line.
+    static func message(for error: DeviceError) -> String {
+        advice(for: error).map { "\(error); \($0)" } ?? "\(error)"
+    }
+
+    private static func choices(_ available: [String], noun: String) -> String {
+        available.isEmpty ? "there are no \(noun) ('vidrec devices' lists them)"
+            : "'vidrec devices' lists them: \(available.joined(separator: ", "))"
+    }
+}

@@ -1,0 +1,28 @@
+import VidrecMedia
+
+extension Container {
+    /// The libavformat muxer's name.
+    var muxerName: String {
+        switch self {
+        case .mp4: "mp4"
+        case .mov: "mov"
+        case .mkv: "matroska"
+        case .webm: "webm"
+        }
+    }
+
+    /// Muxer options for recording: a fragment every quarter second (and at every
+    /// keyframe) for MP4/MOV; quarter-second clusters for Matroska/WebM. A `kill -9`
+    /// loses at most the fragment being built plus what the encoder still holds.
+    ///
+    /// `delay_moov` holds the movie header back until the first fragment is cut, so
+    /// that it can carry edit lists: without them, B-frame reordering and AAC priming
+    /// would shift the video against the audio (by 2 frames and 1024 samples).
+    var recordingOptions: [(String, String)] {
+        if isFragmentedWhileRecording {
+            [("movflags", "+frag_keyframe+empty_moov+delay_moov+default_base_moof"), ("frag_duration", "250000")]
+        } else {
+            [("cluster_time_limit", "250"), ("cluster_size_limit", "4194304")]
+        }
+    }
+}
