@@ -94,9 +94,16 @@ public final class Recorder: Sendable {
                         sources: [camera.source.displayName, audio?.displayName].compactMap { $0 }, limit: request.duration))
         let movie = OutputConnection(output: output, policy: .sized(for: camera.source.videoFormat), threadName: "vidrec.movie")
         let stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
-        let outcome = try session.run(outputs: [movie], stretcher: stretcher) { progress in
-            events(.progress(progress))
-            store.writeProgress(progress, id: entry.id)
+        let outcome: RecordingOutcome
+        do {
+            outcome = try session.run(outputs: [movie], stretcher: stretcher) { progress in
+                events(.progress(progress))
+                store.writeProgress(progress, id: entry.id)
+            }
+        } catch {
+            // A source that could not start: nothing was recorded, so nothing is kept.
+            store.abandon(entry)
+            throw error
         }
         store.endProgress(id: entry.id)
         events(.ended)

@@ -111,6 +111,15 @@ import VidrecMedia
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
+    @Test func aCameraThatCannotStartLeavesNothingPending() throws {
+        struct NoStream: Error {}
+        #expect(throws: NoStream.self) {
+            try recorder(ScriptedDevices(cameraStartError: NoStream())).record(request())
+        }
+        #expect(store.list().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
     @Test func aStopAskedForWhileRecordingEndsTheMovieWithBothStreamsTogether() throws {
         // The camera delivers nothing after its script, so only the stop ends it; the
         // stop comes with the first progress report that counts all its frames.

@@ -14,6 +14,8 @@ final class ScriptedCamera: VideoCaptureSource {
     let indexes: [Int64]
     let ending: (any Error)??
     let paced: Bool
+    /// Thrown by `start(into:)`, as by a camera that cannot stream.
+    let startError: (any Error)?
     private let worker = CaptureWorker()
 
     /// - Parameters:
@@ -23,7 +25,8 @@ final class ScriptedCamera: VideoCaptureSource {
     ///     session whose capture queue is smaller than the script); otherwise all at
     ///     once, on the caller's thread.
     init(frameRate: Rational = Rational(30), start: Int64, indexes: [Int64], ending: (any Error)?? = nil,
-         paced: Bool = false) {
+         paced: Bool = false, startError: (any Error)? = nil) {
+        self.startError = startError
         videoFormat = VideoFormat(pixelFormat: .yuyv, width: 2, height: 2, frameRate: frameRate)
         self.start = start
         self.indexes = indexes
@@ -37,6 +40,7 @@ final class ScriptedCamera: VideoCaptureSource {
     }
 
     func start(into queue: CaptureQueue) throws {
+        if let startError { throw startError }
         guard paced else { return deliver(into: queue, whileRunning: { true }) }
         worker.start(name: "scripted.camera") { [self] in
             deliver(into: queue) {

@@ -13,9 +13,11 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     let ending: (any Error)??
     let failOutput: Bool
     let microphone: Bool
+    let cameraStartError: (any Error)?
 
     init(cameraPath: String? = nil, frames: Int64 = 120, ending: (any Error)?? = nil, failOutput: Bool = false,
-         microphone: Bool = true) {
+         microphone: Bool = true, cameraStartError: (any Error)? = nil) {
+        self.cameraStartError = cameraStartError
         self.cameraPath = cameraPath
         self.frames = frames
         self.ending = ending
@@ -28,9 +30,9 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     func findCamera() throws -> String? { cameraPath }
 
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
-        OpenedCamera(source: ScriptedCamera(frameRate: video.frameRate, start: Self.start, indexes: Array(0..<frames), ending: ending,
-                                                   paced: true),
-                     path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
+        let camera = ScriptedCamera(frameRate: video.frameRate, start: Self.start, indexes: Array(0..<frames), ending: ending,
+                                    paced: true, startError: cameraStartError)
+        return OpenedCamera(source: camera, path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
     }
 
     func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)? {
