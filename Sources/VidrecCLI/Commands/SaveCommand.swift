@@ -24,17 +24,8 @@ struct SaveCommand: VidrecCommand {
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         id = arguments.positionals["id"]
-        name = try SaveCommand.validatedName(arguments[option: "as"])
+        name = try AlbumFileName.validated(arguments[option: "as"])
         albumPath = arguments[option: "album"]
-    }
-
-    /// Checks `--as` (or an expanded `--name`): a plain file name, no folders, not hidden.
-    static func validatedName(_ name: String?, option: String = "--as <name>") throws(ParserError) -> String? {
-        guard let name else { return nil }
-        if !RecordingStore.isValidName(name) {
-            throw .invalidValue(name, for: option, reason: "give a plain file name of at most \(RecordingStore.maximumNameBytes) bytes, without '/', that does not start with '.'")
-        }
-        return name
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -35,8 +35,7 @@ struct ScheduleCommand: VidrecCommand {
             throw .invalidValue(cronSpec, for: "<cron-spec>", reason: error.reason)
         }
         // The options must be ones 'vidrec start' accepts.
-        let parsed = try CommandLineParser(spec: StartCommand.spec).parse(startArguments)
-        _ = try StartCommand(parsed)
+        _ = try StartOptions(CommandLineParser(spec: StartOptions.spec).parse(startArguments))
     }
 
     /// Quotes one argument for /bin/sh, and escapes `%`, which cron turns into newlines.

@@ -1,0 +1,115 @@
+import Foundation
+import VidrecCore
+import VidrecMedia
+
+/// What `vidrec start` was asked, checked: every option parsed, every conflict refused
+/// with a usage error. `vidrec schedule` checks the start options it will put in the
+/// crontab line with it too.
+struct StartOptions {
+    /// What `vidrec start` accepts (its help and its options), also used to check the
+    /// options of `vidrec schedule`.
+    static let spec = CommandSpec(
+        name: "start",
+        abstract: "Record a movie from the camera and microphone.",
+        discussion: """
+        The recording is written to the pending area as it is made and stays playable \
+        even if vidrec is killed. It ends at --max or --max-size, on 'vidrec stop', Ctrl-C \
+        or SIGTERM (a second Ctrl-C aborts), or before the disk falls below --min-free. \
+        Commit it to the album with 'vidrec save', or pass --save.
+        """,
+        arguments: [
+            .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
+            .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+            .option("fit", value: "how", help: "How to fit a camera picture of another aspect ratio: crop (fill, cutting the edges), pad (black bars) or stretch. (default: crop)"),
+            .option("mic", value: "mic", help: "A microphone: an ALSA name (default, hw:1,0, plughw:…), an index from 'vidrec devices', 'test' for a 1 kHz tone, or 'none'. (default: default)"),
+            .option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)"),
+            .option("max", value: "seconds", help: "Stop after exactly this much media time, such as 30 or 2.5."),
+            .option("max-size", value: "size", help: "Stop before the file exceeds this size, such as 500K, 50M or 2G."),
+            .option("min-free", value: "size", help: "Stop before the disk has less free space than this; 0 turns the check off. (default: 200M)"),
+            .flag("save", help: "Save to the album when the recording ends well."),
+            .option("as", value: "name", help: "The file name to save under."),
+            .option("name", value: "template", help: "The file name to save under, with strftime fields: 'door-%Y%m%d-%H%M%S'."),
+            .option("album", value: "dir", help: "The album folder (with --save). (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+            .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
+            .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
+            .option("log", value: "file", help: "Also append every message, with the time, to this file."),
+            .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
+        ])
+
+    var camera: String
+    var cameraFormat: PixelFormat?
+    var fit: VideoFit
+    var microphone: String
+    var quality: String
+    var limit: DurationLimit?
+    var maxSize: Int64?
+    var minFree: Int64?
+    var save: Bool
+    var saveName: String?
+    var nameTemplate: String?
+    var albumPath: String?
+    var keep: Int?
+    var albumMaxSize: Int64?
+    var logPath: String?
+    var quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        camera = arguments[option: "camera"] ?? "default"
+        microphone = arguments[option: "mic"] ?? "default"
+        quality = arguments[option: "quality"] ?? "medium"
+        let fitText = arguments[option: "fit"] ?? "crop"
+        guard let fit = VideoFit(rawValue: fitText) else {
+            throw .invalidValue(fitText, for: "--fit <how>", reason: "use crop, pad or stretch")
+        }
+        self.fit = fit
+        if let text = arguments[option: "camera-format"] {
+            guard let format = PixelFormat(rawValue: text.uppercased()) else {
+                throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            cameraFormat = format
+            if camera == "test", format != .yuyv {
+                throw .conflicting("--camera-format \(format.rawValue)", "--camera test, which delivers YUYV only")
+            }
+        }
+        if let text = arguments[option: "max"] {
+            guard let limit = DurationLimit(parsing: text) else {
+                throw .invalidValue(text, for: "--max <seconds>", reason: "give a number of seconds greater than 0 and at most 86400, such as 30 or 2.5")
+            }
+            self.limit = limit
+        }
+        maxSize = try StartOptions.size(arguments[option: "max-size"], "--max-size <size>", minimum: 100_000)
+        minFree = try StartOptions.size(arguments[option: "min-free"] ?? "200M", "--min-free <size>", minimum: 0)
+        if minFree == 0 { minFree = nil }
+        save = arguments.has("save")
+        saveName = try AlbumFileName.validated(arguments[option: "as"])
+        nameTemplate = arguments[option: "name"]
+        if saveName != nil, nameTemplate != nil { throw .conflicting("--as <name>", "--name <template>") }
+        if let template = nameTemplate {
+            _ = try AlbumFileName.validated(NameTemplate.expand(template, at: Date()), option: "--name <template>")
+        }
+        albumPath = arguments[option: "album"]
+        if let text = arguments[option: "keep"] {
+            guard let count = Int(text), count >= 1, count <= 1_000_000 else {
+                throw .invalidValue(text, for: "--keep <count>", reason: "give a whole number of recordings, at least 1")
+            }
+            keep = count
+        }
+        albumMaxSize = try StartOptions.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 100_000)
+        logPath = arguments[option: "log"]
+        quiet = arguments.has("quiet")
+        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
+        where given && !save {
+            throw .conflicting(synopsis, "a recording that is not saved; add --save")
+        }
+    }
+
+    /// Parses a size option (`500K`, `50M`, `2G`), at least `minimum` bytes (0 allowed if 0).
+    static func size(_ text: String?, _ synopsis: String, minimum: Int64) throws(ParserError) -> Int64? {
+        guard let text else { return nil }
+        if text == "0", minimum == 0 { return 0 }
+        guard let bytes = ByteCount.parse(text), bytes >= minimum else {
+            throw .invalidValue(text, for: synopsis, reason: "give a size such as 500K, 50M or 2G" + (minimum > 0 ? " (at least \(ByteCount.format(minimum)))" : ""))
+        }
+        return bytes
+    }
+}
