@@ -72,6 +72,7 @@ public struct MovieFinalizer: Sendable {
         var shownEnd = Array(repeating: Int64.min, count: streamCount)
         var shownStart = Array(repeating: Int64.max, count: streamCount)
         var firstDecode = Array(repeating: Int64.min, count: streamCount)
+        let isVideo = (0..<streamCount).map { input!.pointee.streams[$0]!.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
         while true {
             let read = av_read_frame(input, packet)
             // A crash leaves a torn last fragment: end there, keeping what is whole.
@@ -89,12 +90,18 @@ public struct MovieFinalizer: Sendable {
                 if index == cut.videoStream { videoPackets += 1 }
                 if !keep { continue }
             }
+            var shownFor: Int64?
             if let shown = PacketTiming.shownEnd(packet!, in: input!.pointee.streams[index]!) {
                 end[index] = max(end[index], av_rescale_q(shown, inBase, cffmpeg_time_base_q()))
                 shownEnd[index] = max(shownEnd[index], av_rescale_q(shown, inBase, outBase))
                 shownStart[index] = min(shownStart[index], av_rescale_q(pts, inBase, outBase))
+                shownFor = av_rescale_q(shown, inBase, outBase) - av_rescale_q(pts, inBase, outBase)
             }
             av_packet_rescale_ts(packet, inBase, outBase)
+            // A video frame is shown for one frame period: the muxer ends the movie at the
+            // latest presentation time plus duration, and a demuxed duration (the gap to
+            // the next decode time) would carry it past the latest frame's end.
+            if isVideo[index], let shownFor { packet!.pointee.duration = shownFor }
             packet!.pointee.pos = -1
             if firstDecode[index] == Int64.min, packet!.pointee.dts != cffmpeg_nopts_value() {
                 firstDecode[index] = packet!.pointee.dts
@@ -107,10 +114,21 @@ public struct MovieFinalizer: Sendable {
         }
         for index in 0..<streamCount where holding[index] {
             let last = held[index]
-            let dts = last.pointee.dts != cffmpeg_nopts_value() ? last.pointee.dts : last.pointee.pts
+            var dts = last.pointee.dts != cffmpeg_nopts_value() ? last.pointee.dts : last.pointee.pts
             if dts != cffmpeg_nopts_value(), shownEnd[index] != Int64.min, firstDecode[index] != Int64.min {
-                // Track length = last decode time + duration - first decode time; it must
-                // equal the span shown, from the first picture to the end of the latest.
+                // The track's length is counted twice, and both must be the span shown,
+                // from the first picture to the end of the latest: by decode times (last
+                // decode time + duration - first decode time) and by presentation times
+                // (the latest presentation time + duration). They agree when the last
+                // packet is shown as long after it is decoded as the first was; a later
+                // one (frames reordered around a gap) is decoded later to match, which
+                // keeps the decode order.
+                let initialDelay = shownStart[index] - firstDecode[index]
+                let pts = last.pointee.pts
+                if isVideo[index], pts != cffmpeg_nopts_value(), pts - dts > initialDelay {
+                    dts = pts - initialDelay
+                    last.pointee.dts = dts
+                }
                 let wanted = (shownEnd[index] - shownStart[index]) - (dts - firstDecode[index])
                 last.pointee.duration = max(last.pointee.duration, wanted)
             }
