@@ -18,8 +18,7 @@ public final class CaptureQueue: @unchecked Sendable {
     public let audioCapacity: Int
 
     private let condition = NSCondition()
-    private var events: [CaptureEvent] = []
-    private var head = 0
+    private var events = FIFOQueue<CaptureEvent>()
     private var videoCount = 0
     private var audioCount = 0
     private var videoDrops = 0
@@ -66,15 +65,10 @@ public final class CaptureQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
-        while head == events.count {
+        while events.isEmpty {
             if !condition.wait(until: deadline) { return nil }
         }
-        let event = events[head]
-        head += 1
-        if head > 256, head * 2 > events.count {
-            events.removeFirst(head)
-            head = 0
-        }
+        let event = events.removeFirst()!
         switch event {
         case .video: videoCount -= 1
         case .audio: audioCount -= 1

@@ -36,8 +36,7 @@ public final class OutputConnection: @unchecked Sendable {
     private let output: any CaptureOutput
     private let threadName: String
     private let condition = NSCondition()
-    private var items: [Item] = []
-    private var head = 0
+    private var items = FIFOQueue<Item>()
     private var videoWaiting = 0
     private var audioWaiting: Int64 = 0
     private var videoDrops: Int64 = 0
@@ -156,9 +155,6 @@ public final class OutputConnection: @unchecked Sendable {
     /// frame it was given. Frames offered but still waiting are not counted.
     public var writtenVideoEnd: Int64 { writtenEnd.load(ordering: .relaxed) }
 
-    /// Video frames waiting for the output.
-    public var waitingVideoFrames: Int { condition.withLock { videoWaiting } }
-
     private func append(_ item: Item) {
         items.append(item)
         condition.broadcast()
@@ -198,7 +194,6 @@ public final class OutputConnection: @unchecked Sendable {
         while true {
             if firstFailure != nil {
                 items.removeAll()
-                head = 0
                 videoWaiting = 0
                 audioWaiting = 0
                 condition.broadcast()
@@ -206,16 +201,11 @@ public final class OutputConnection: @unchecked Sendable {
                 condition.wait()
                 continue
             }
-            if head < items.count { break }
+            if !items.isEmpty { break }
             if finishing { return nil }
             condition.wait()
         }
-        let item = items[head]
-        head += 1
-        if head > 256, head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        let item = items.removeFirst()!
         switch item {
         case .video: videoWaiting -= 1
         case let .audio(chunk): audioWaiting -= Int64(chunk.frameCount)

@@ -11,16 +11,7 @@ import VidrecMedia
     let bytes = Data((0..<200_000).map { UInt8($0 % 241) })
 
     func recording(in store: RecordingStore) throws -> RecordingStore.Entry {
-        let (entry, lock) = try store.create(at: Date()) { id in
-            RecordingSidecar(id: id, preset: "low", presetFile: "/p/low.json", camera: "test pattern", microphone: nil,
-                             container: .mp4, startTime: Date(), pid: getpid(), maxDuration: nil)
-        }
-        try bytes.write(to: URL(fileURLWithPath: entry.mediaPath))
-        var sidecar = entry.sidecar
-        sidecar.state = .finished
-        try store.write(sidecar)
-        withExtendedLifetime(lock) {}
-        return try store.entry(id: entry.id)
+        try store.makeFinishedRecording(holding: bytes)
     }
 
     @Test(arguments: [("write", ENOSPC), ("fsync", EIO), ("rename", EIO), ("create", EROFS)])

@@ -25,16 +25,7 @@ struct NoFinalizingExpected: MovieFinalizing {
 
     /// Makes a finished pending recording holding `bytes`.
     func finishedRecording(at date: Date = Date()) throws -> RecordingStore.Entry {
-        let (entry, lock) = try store.create(at: date) { id in
-            RecordingSidecar(id: id, preset: "low", presetFile: "/p/low.json", camera: "test pattern", microphone: nil,
-                             container: .mp4, startTime: date, pid: getpid(), maxDuration: 3)
-        }
-        try bytes.write(to: URL(fileURLWithPath: entry.mediaPath))
-        var sidecar = entry.sidecar
-        sidecar.state = .finished
-        try store.write(sidecar)
-        withExtendedLifetime(lock) {}
-        return try store.entry(id: entry.id)
+        try store.makeFinishedRecording(holding: bytes, at: date)
     }
 
     @Test func thePendingAreaIsPrivateToTheUser() throws {
