@@ -6,7 +6,8 @@
 //   C*                 system libraries and shims for what Swift cannot import
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
 //                      connections (a thread and a bounded queue each), queues, errors
-//   VidrecFFmpeg       the movie file output (libavformat/libavcodec/libswscale/libswresample)
+//   VidrecFFmpeg       the movie encoder (encode once) and its packet outputs, the movie file
+//                      first (libavformat/libavcodec/libswscale/libswresample)
 //   VidrecTestSources  the built-in test camera and test microphone
 //   VidrecV4L2/ALSA    the real camera and microphone
 //   VidrecCore         the recording and save use cases (Recorder, AlbumSaver), presets, the

@@ -66,7 +66,7 @@ public struct AlbumManifest: Sendable {
         try update { albums in
             let folder = URL(fileURLWithPath: album).standardizedFileURL.path
             // Newest first; saves within the same clock tick keep their order.
-            var items = Array((albums[folder] ?? []).enumerated()
+            let items = Array((albums[folder] ?? []).enumerated()
                 .sorted { ($0.element.saved, $0.offset) > ($1.element.saved, $1.offset) }.map(\.element))
             // Forget files that are gone or are no longer regular files (never follow links).
             let sizes = items.map { item -> Int64? in

@@ -185,7 +185,9 @@ public final class CaptureSession: Sendable {
         for output in outputs { output.finish() }
         var lostOutputs: [String] = []
         for output in outputs {
-            guard let error = output.waitUntilFinished() else { continue }
+            let error = output.waitUntilFinished()
+            lostOutputs += output.lostOutputs
+            guard let error else { continue }
             if output.policy.isEssential {
                 outputFailure = outputFailure ?? error
             } else {

@@ -92,7 +92,7 @@ public final class Recorder: Sendable {
 
         events(.started(id: entry.id, preset: preset.name, settings: preset.resolvedDescription,
                         sources: [camera.source.displayName, audio?.displayName].compactMap { $0 }, limit: request.duration))
-        let movie = OutputConnection(output: output, policy: .sized(for: camera.source.videoFormat), threadName: "vidrec.movie")
+        let movie = OutputConnection(output: output, policy: .sized(for: camera.source.videoFormat), threadName: "vidrec.encode")
         let stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
         let outcome: RecordingOutcome
         do {

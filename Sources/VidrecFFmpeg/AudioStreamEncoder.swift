@@ -4,7 +4,7 @@ import VidrecMedia
 /// The audio stream of a movie: its encoder, the resampler from the microphone's
 /// format to the encoder's, and the FIFO that cuts audio into encoder-sized frames.
 final class AudioStreamEncoder: StreamEncoder {
-    let stream: UnsafeMutablePointer<AVStream>
+    let stream: EncodedStream
     let name: String
     var defaultPacketDuration: Int64 { Int64(frameSize) }
     var codecContext: UnsafeMutablePointer<AVCodecContext> { context.pointer }
@@ -19,12 +19,14 @@ final class AudioStreamEncoder: StreamEncoder {
     private let acceptsShortLastFrame: Bool
     private var samplesEncoded: Int64 = 0
 
-    /// Adds an audio stream to `format` and opens its encoder.
-    init(format: UnsafeMutablePointer<AVFormatContext>, settings: AudioEncoding) throws {
+    /// Opens the encoder.
+    ///
+    /// - Parameter globalHeader: whether a muxer it feeds wants the codec's headers in the
+    ///   stream parameters (``EncoderSetup/begin(_:globalHeader:)``).
+    init(settings: AudioEncoding, globalHeader: Bool) throws {
         name = settings.codec
-        let parts = try EncoderSetup.begin(settings.codec, in: format)
+        let parts = try EncoderSetup.begin(settings.codec, globalHeader: globalHeader)
         let codec = parts.codec
-        stream = parts.stream
         context = parts.context
         ownedFrame = parts.frame
 
@@ -34,8 +36,7 @@ final class AudioStreamEncoder: StreamEncoder {
         cc.pointee.bit_rate = Int64(settings.bitRate)
         cc.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
         av_channel_layout_default(&cc.pointee.ch_layout, Int32(settings.channels))
-        stream.pointee.time_base = cc.pointee.time_base
-        try EncoderSetup.open(parts, name: settings.codec)
+        stream = try EncoderSetup.open(parts, kind: .audio, name: settings.codec)
 
         let capabilities = codec.pointee.capabilities
         let variable = capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0

@@ -1,3 +1,4 @@
+import CFFmpeg
 import VidrecMedia
 
 extension Container {
@@ -24,5 +25,14 @@ extension Container {
         } else {
             [("cluster_time_limit", "250"), ("cluster_size_limit", "4194304")]
         }
+    }
+}
+
+extension Container {
+    /// Whether the muxer wants the codec headers in the stream parameters rather than in
+    /// the packets (`AVFMT_GLOBALHEADER`): MP4, MOV and Matroska do.
+    var wantsGlobalHeader: Bool {
+        guard let format = av_guess_format(muxerName, nil, nil) else { return true }
+        return format.pointee.flags & AVFMT_GLOBALHEADER != 0
     }
 }

@@ -1,12 +1,13 @@
 import CFFmpeg
 
-/// One output stream and the encoder that feeds it, as in FFmpeg's `mux.c`
-/// (`OutputStream`): the owner frees its codec context, frames and converters.
+/// One encoded stream and its encoder, as in FFmpeg's `mux.c` (`OutputStream`), less the
+/// muxer's stream: the owner frees its codec context, frames and converters, and every
+/// muxer it feeds makes its own stream from ``stream``.
 protocol StreamEncoder: AnyObject {
     /// The opened encoder; its time base is the one frame timestamps are counted in.
     var codecContext: UnsafeMutablePointer<AVCodecContext> { get }
-    /// The muxer's stream; packets are rescaled into its time base.
-    var stream: UnsafeMutablePointer<AVStream> { get }
+    /// The stream as muxers see it: parameters and time base.
+    var stream: EncodedStream { get }
     /// The encoder's name, for messages.
     var name: String { get }
     /// The duration to give packets that the encoder leaves at 0 (x264 does), in the

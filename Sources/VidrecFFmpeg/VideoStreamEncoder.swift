@@ -4,7 +4,7 @@ import VidrecMedia
 /// The video stream of a movie: its encoder, its output frame and the scaler that
 /// turns camera frames (any size, any ``PixelFormat``) into the preset's size and format.
 final class VideoStreamEncoder: StreamEncoder {
-    let stream: UnsafeMutablePointer<AVStream>
+    let stream: EncodedStream
     let name: String
     let defaultPacketDuration: Int64 = 1
     var codecContext: UnsafeMutablePointer<AVCodecContext> { context.pointer }
@@ -16,15 +16,16 @@ final class VideoStreamEncoder: StreamEncoder {
     private var decoder: MJPEGDecoder?
     private let fit: VideoFit
 
-    /// Adds a video stream to `format` and opens its encoder.
+    /// Opens the encoder.
     ///
+    /// - Parameter globalHeader: whether a muxer it feeds wants the codec's headers in the
+    ///   stream parameters (``EncoderSetup/begin(_:globalHeader:)``).
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
-    init(format: UnsafeMutablePointer<AVFormatContext>, settings: VideoEncoding) throws {
+    init(settings: VideoEncoding, globalHeader: Bool) throws {
         name = settings.codec
         fit = settings.fit
-        let parts = try EncoderSetup.begin(settings.codec, in: format)
+        let parts = try EncoderSetup.begin(settings.codec, globalHeader: globalHeader)
         let codec = parts.codec
-        stream = parts.stream
         context = parts.context
         ownedFrame = parts.frame
 
@@ -43,10 +44,8 @@ final class VideoStreamEncoder: StreamEncoder {
         cc.pointee.framerate = rate
         cc.pointee.gop_size = Int32(settings.keyframeInterval)
         cc.pointee.thread_count = 0
-        stream.pointee.time_base = cc.pointee.time_base
-        stream.pointee.avg_frame_rate = rate
         try VideoStreamEncoder.applyRateControl(cc, settings)
-        try EncoderSetup.open(parts, name: settings.codec)
+        stream = try EncoderSetup.open(parts, kind: .video, name: settings.codec)
 
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = cc.pointee.width

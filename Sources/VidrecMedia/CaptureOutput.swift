@@ -26,4 +26,18 @@ public protocol CaptureOutput: AnyObject {
 
     /// Bytes written so far.
     var bytesWritten: Int64 { get }
+
+    /// Where the video written so far ends, in frame slots, when the output knows it
+    /// better than by counting appends (an output that writes on a thread of its own);
+    /// `nil` by default.
+    var writtenVideoEnd: Int64? { get }
+
+    /// Outputs behind this one that failed and were left behind, each as
+    /// `"name: error"` (an encoder's live stream); none by default.
+    var lostOutputs: [String] { get }
+}
+
+extension CaptureOutput {
+    public var writtenVideoEnd: Int64? { nil }
+    public var lostOutputs: [String] { [] }
 }

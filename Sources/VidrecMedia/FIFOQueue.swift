@@ -1,21 +1,24 @@
 /// The storage of a first-in, first-out queue: an array read from a moving head and
 /// compacted once the head has passed half of it, so that taking the oldest element
-/// costs O(1) amortized. Not thread-safe: ``CaptureQueue`` and ``OutputConnection``
-/// guard theirs with their own lock.
-struct FIFOQueue<Element> {
+/// costs O(1) amortized. Not thread-safe: ``CaptureQueue``, ``OutputConnection`` and
+/// the packet connections guard theirs with their own lock.
+public struct FIFOQueue<Element> {
     private var elements: [Element] = []
     private var head = 0
 
+    /// Creates an empty queue.
+    public init() {}
+
     /// Whether nothing is waiting.
-    var isEmpty: Bool { head == elements.count }
+    public var isEmpty: Bool { head == elements.count }
 
     /// Adds `element` after the others.
-    mutating func append(_ element: Element) {
+    public mutating func append(_ element: Element) {
         elements.append(element)
     }
 
     /// Takes the oldest element; `nil` when empty.
-    mutating func removeFirst() -> Element? {
+    public mutating func removeFirst() -> Element? {
         guard head < elements.count else { return nil }
         let element = elements[head]
         head += 1
@@ -27,7 +30,7 @@ struct FIFOQueue<Element> {
     }
 
     /// Drops everything waiting.
-    mutating func removeAll() {
+    public mutating func removeAll() {
         elements.removeAll()
         head = 0
     }

@@ -9,8 +9,18 @@ public final class NamedThread: Sendable {
 
     /// Starts `body` on a new thread called `name` (at most 15 bytes are kept).
     ///
+    /// The thread inherits the faults a test injects around its creation
+    /// (``SyscallFaults``), as a child task inherits task-local values.
+    ///
     /// The corresponding C functions are `pthread_create` and `pthread_setname_np`.
-    public init(name: String, _ body: @escaping @Sendable () -> Void) {
+    public init(name: String, _ run: @escaping @Sendable () -> Void) {
+        let faults = SyscallFaults.switches
+        let body: @Sendable () -> Void
+        if faults.isEmpty {
+            body = run
+        } else {
+            body = { SyscallFaults.withSwitches(faults, run) }
+        }
         final class Box { let name: String; let body: @Sendable () -> Void
             init(_ n: String, _ b: @escaping @Sendable () -> Void) { name = n; body = b } }
         let box = Unmanaged.passRetained(Box(name, body)).toOpaque()

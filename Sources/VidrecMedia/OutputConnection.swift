@@ -19,9 +19,10 @@ import Synchronization
 /// that keeps what it wrote. The session reads ``failure`` to end the recording (an
 /// essential output) or to carry on without it.
 ///
-/// State is guarded by one `NSCondition`; the output itself is touched only by the
-/// connection's thread between ``start()`` and ``waitUntilFinished()``. That is why the
-/// class is `@unchecked Sendable`.
+/// The thread, the queue and the failure are an ``OutputWorker``'s; the counts here are
+/// read and changed only under its lock, and the output itself is touched only by its
+/// thread between ``start()`` and ``waitUntilFinished()``. That is why the class is
+/// `@unchecked Sendable`.
 public final class OutputConnection: @unchecked Sendable {
     /// The output's name, for messages.
     public let outputName: String
@@ -34,16 +35,12 @@ public final class OutputConnection: @unchecked Sendable {
     }
 
     private let output: any CaptureOutput
-    private let threadName: String
-    private let condition = NSCondition()
-    private var items = FIFOQueue<Item>()
+    private let worker: OutputWorker<Item>
+    // Guarded by the worker's lock.
     private var videoWaiting = 0
     private var audioWaiting: Int64 = 0
     private var videoDrops: Int64 = 0
     private var newestDropped: (frame: VideoFrame, index: Int64)?
-    private var finishing = false
-    private var firstFailure: (any Error)?
-    private var thread: NamedThread?
     private let bytes = Atomic<Int64>(0)
     private let writtenEnd = Atomic<Int64>(0)
 
@@ -53,16 +50,31 @@ public final class OutputConnection: @unchecked Sendable {
         self.output = output
         self.outputName = output.outputName
         self.policy = policy
-        self.threadName = threadName
+        worker = OutputWorker(threadName: threadName)
         bytes.store(output.bytesWritten, ordering: .relaxed)
     }
 
     /// Starts the output's thread. Call once.
     public func start() {
-        condition.lock()
-        defer { condition.unlock() }
-        precondition(thread == nil, "an output connection starts once")
-        thread = NamedThread(name: threadName) { [self] in run() }
+        worker.start(taken: { [self] item in
+            switch item {
+            case .video: videoWaiting -= 1
+            case let .audio(chunk): audioWaiting -= Int64(chunk.frameCount)
+            case nil: (videoWaiting, audioWaiting) = (0, 0)
+            }
+        }, write: { [self] item in
+            defer { bytes.store(output.bytesWritten, ordering: .relaxed) }
+            switch item {
+            case let .video(frame, index):
+                try output.appendVideo(frame, frameIndex: index)
+                writtenEnd.store(output.writtenVideoEnd ?? index + 1, ordering: .relaxed)
+            case let .audio(chunk):
+                try output.appendAudio(chunk)
+            }
+        }, close: { [self] in
+            defer { bytes.store(output.bytesWritten, ordering: .relaxed) }
+            try output.finish()
+        })
     }
 
     /// Offers a video frame at `frameIndex` (strictly increasing).
@@ -72,22 +84,22 @@ public final class OutputConnection: @unchecked Sendable {
     /// - Returns: `false` when the frame was dropped (a full queue, or a failed output).
     @discardableResult
     public func send(video frame: VideoFrame, frameIndex: Int64, waitForRoom: Bool = false) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard firstFailure == nil, !finishing else { return false }
-        if videoWaiting >= policy.videoCapacity {
-            guard waitForRoom else {
-                videoDrops += 1
-                newestDropped = (frame, frameIndex)
-                return false
+        worker.withLock { queue in
+            guard queue.isTaking else { return false }
+            if videoWaiting >= policy.videoCapacity {
+                guard waitForRoom else {
+                    videoDrops += 1
+                    newestDropped = (frame, frameIndex)
+                    return false
+                }
+                while videoWaiting >= policy.videoCapacity, queue.failure == nil { queue.wait() }
+                guard queue.failure == nil else { return false }
             }
-            while videoWaiting >= policy.videoCapacity, firstFailure == nil { condition.wait() }
-            guard firstFailure == nil else { return false }
+            newestDropped = nil
+            queue.append(.video(frame, frameIndex))
+            videoWaiting += 1
+            return true
         }
-        newestDropped = nil
-        append(.video(frame, frameIndex))
-        videoWaiting += 1
-        return true
     }
 
     /// Offers audio that directly follows the audio offered before.
@@ -95,40 +107,38 @@ public final class OutputConnection: @unchecked Sendable {
     /// - Parameter waitForRoom: wait for room instead of failing an output that has
     ///   fallen too far behind (for the closing audio, once capture has stopped).
     public func send(audio chunk: AudioChunk, waitForRoom: Bool = false) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard firstFailure == nil, !finishing else { return }
-        let limit = Int64(policy.audioBacklogSeconds) * Int64(chunk.format.sampleRate)
-        if audioWaiting + Int64(chunk.frameCount) > limit {
-            guard waitForRoom else {
-                fail(OutputError.fellBehind(outputName, seconds: policy.audioBacklogSeconds))
-                return
+        worker.withLock { queue in
+            guard queue.isTaking else { return }
+            let limit = Int64(policy.audioBacklogSeconds) * Int64(chunk.format.sampleRate)
+            if audioWaiting + Int64(chunk.frameCount) > limit {
+                guard waitForRoom else {
+                    queue.fail(OutputError.fellBehind(outputName, seconds: policy.audioBacklogSeconds))
+                    return
+                }
+                while audioWaiting + Int64(chunk.frameCount) > limit, audioWaiting > 0, queue.failure == nil {
+                    queue.wait()
+                }
+                guard queue.failure == nil else { return }
             }
-            while audioWaiting + Int64(chunk.frameCount) > limit, audioWaiting > 0, firstFailure == nil {
-                condition.wait()
-            }
-            guard firstFailure == nil else { return }
+            queue.append(.audio(chunk))
+            audioWaiting += Int64(chunk.frameCount)
         }
-        append(.audio(chunk))
-        audioWaiting += Int64(chunk.frameCount)
     }
 
     /// Ends the input: the output finishes (flushes its encoders, closes its file) on its
     /// own thread once it has written everything waiting. Returns at once.
     public func finish() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !finishing else { return }
-        if let last = newestDropped, firstFailure == nil {
-            // The newest frame was dropped: deliver it after all, or the movie would
-            // end before its last slot.
-            append(.video(last.frame, last.index))
-            videoWaiting += 1
-            videoDrops -= 1
+        worker.withLock { queue in
+            if let last = newestDropped, queue.isTaking {
+                // The newest frame was dropped: deliver it after all, or the movie would
+                // end before its last slot.
+                queue.append(.video(last.frame, last.index))
+                videoWaiting += 1
+                videoDrops -= 1
+            }
             newestDropped = nil
         }
-        finishing = true
-        condition.broadcast()
+        worker.finish()
     }
 
     /// Ends the input if that has not been done, and waits until the output has finished.
@@ -137,16 +147,21 @@ public final class OutputConnection: @unchecked Sendable {
     @discardableResult
     public func waitUntilFinished() -> (any Error)? {
         finish()
-        let worker = condition.withLock { () -> NamedThread? in defer { thread = nil }; return thread }
-        worker?.join()
-        return failure
+        return worker.waitUntilFinished()
     }
 
     /// The output's first error (or ``OutputError/fellBehind(_:seconds:)``), if it failed.
-    public var failure: (any Error)? { condition.withLock { firstFailure } }
+    public var failure: (any Error)? { worker.failure }
+
+    /// Outputs behind this one that failed and were left behind (``CaptureOutput/lostOutputs``);
+    /// read after ``waitUntilFinished()``.
+    public var lostOutputs: [String] {
+        precondition(worker.isStopped, "read lostOutputs after waitUntilFinished()")
+        return output.lostOutputs
+    }
 
     /// Video frames dropped because the queue was full.
-    public var droppedVideoFrames: Int64 { condition.withLock { videoDrops } }
+    public var droppedVideoFrames: Int64 { worker.withLock { _ in videoDrops } }
 
     /// Bytes the output has written so far.
     public var bytesWritten: Int64 { bytes.load(ordering: .relaxed) }
@@ -154,63 +169,4 @@ public final class OutputConnection: @unchecked Sendable {
     /// Where the video the output has taken ends, in frames: the slot after the newest
     /// frame it was given. Frames offered but still waiting are not counted.
     public var writtenVideoEnd: Int64 { writtenEnd.load(ordering: .relaxed) }
-
-    private func append(_ item: Item) {
-        items.append(item)
-        condition.broadcast()
-    }
-
-    private func fail(_ error: any Error) {
-        if firstFailure == nil { firstFailure = error }
-        condition.broadcast()
-    }
-
-    /// The output's thread: takes items in order until the input has ended and the queue
-    /// is empty, then finishes the output.
-    private func run() {
-        while let item = next() {
-            do {
-                switch item {
-                case let .video(frame, index):
-                    try output.appendVideo(frame, frameIndex: index)
-                    writtenEnd.store(index + 1, ordering: .relaxed)
-                case let .audio(chunk):
-                    try output.appendAudio(chunk)
-                }
-            } catch {
-                condition.withLock { fail(error) }
-            }
-            bytes.store(output.bytesWritten, ordering: .relaxed)
-        }
-        do { try output.finish() } catch { condition.withLock { fail(error) } }
-        bytes.store(output.bytesWritten, ordering: .relaxed)
-    }
-
-    /// The next item to write, waiting for one; `nil` once the input has ended and
-    /// nothing is left. After a failure, what is waiting is discarded.
-    private func next() -> Item? {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if firstFailure != nil {
-                items.removeAll()
-                videoWaiting = 0
-                audioWaiting = 0
-                condition.broadcast()
-                if finishing { return nil }
-                condition.wait()
-                continue
-            }
-            if !items.isEmpty { break }
-            if finishing { return nil }
-            condition.wait()
-        }
-        let item = items.removeFirst()!
-        switch item {
-        case .video: videoWaiting -= 1
-        case let .audio(chunk): audioWaiting -= Int64(chunk.frameCount)
-        }
-        condition.broadcast()
-        return item
-    }
 }

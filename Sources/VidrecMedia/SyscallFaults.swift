@@ -1,12 +1,57 @@
+import Synchronization
+
 /// Failures that tests inject into the ``systemCall(_:_:_:)`` seam: operation name →
-/// errno. Scoped to the calling task, so tests running side by side never see each
-/// other's faults, and empty outside tests.
+/// errno. Scoped to the calling task (and the ``NamedThread``s it starts), so tests
+/// running side by side never see each other's faults, and empty outside tests.
 public enum SyscallFaults {
-    @TaskLocal static var injected: [String: Int32] = [:]
+    @TaskLocal static var switches: [FaultSwitch] = []
 
     /// Runs `body` with every call named in `faults` failing with its errno (the call is
     /// not made), for example `["renameat2": EINVAL, "linkat": EPERM]`.
     public static func injecting<T>(_ faults: [String: Int32], _ body: () throws -> T) rethrows -> T {
-        try $injected.withValue(injected.merging(faults) { $1 }, operation: body)
+        let on = FaultSwitch()
+        on.turnOn(faults)
+        return try injecting(through: on, body)
     }
+
+    /// Runs `body` with the faults that `faultSwitch` holds at the time of each call, so
+    /// that a test can make a disk fail part-way through a recording, also on the
+    /// threads that were started before the fault was turned on.
+    public static func injecting<T>(through faultSwitch: FaultSwitch, _ body: () throws -> T) rethrows -> T {
+        try $switches.withValue(switches + [faultSwitch], operation: body)
+    }
+
+    /// The errno to fail `operation` with, if a test asked for it.
+    static func fault(for operation: String) -> Int32? {
+        for faultSwitch in switches.reversed() {
+            if let code = faultSwitch.fault(for: operation) { return code }
+        }
+        return nil
+    }
+
+    /// Runs `body` with `switches` in force: how a ``NamedThread`` passes on the faults
+    /// of the test that started it.
+    static func withSwitches(_ inherited: [FaultSwitch], _ body: () -> Void) {
+        $switches.withValue(inherited, operation: body)
+    }
+}
+
+/// Faults a test turns on and off while the code under test runs (``SyscallFaults``).
+public final class FaultSwitch: Sendable {
+    private let faults = Mutex<[String: Int32]>([:])
+
+    /// Creates a switch with no faults on.
+    public init() {}
+
+    /// From now on, every call named in `newFaults` fails with its errno.
+    public func turnOn(_ newFaults: [String: Int32]) {
+        faults.withLock { $0.merge(newFaults) { $1 } }
+    }
+
+    /// From now on, no call fails.
+    public func turnOff() {
+        faults.withLock { $0.removeAll() }
+    }
+
+    func fault(for operation: String) -> Int32? { faults.withLock { $0[operation] } }
 }

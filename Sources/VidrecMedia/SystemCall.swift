@@ -10,7 +10,7 @@ import Glibc
 public func systemCall<T: BinaryInteger>(
     _ operation: String, _ subject: String = "", _ body: () -> T
 ) throws(SystemError) -> T {
-    if let injected = SyscallFaults.injected[operation] {
+    if let injected = SyscallFaults.fault(for: operation) {
         throw SystemError(operation, subject, errno: injected)
     }
     while true {

@@ -59,7 +59,7 @@ import VidrecMedia
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
 
-        let output = try MovieFileOutput(path: fragmented, settings: Self.settings)
+        let output = try MovieEncoder.recordingFile(path: fragmented, settings: Self.settings)
         for index in 0..<30 {
             try output.appendVideo(Self.frame(try Self.jpeg(luma: UInt8(40 + index * 6)), sequence: UInt64(index)), frameIndex: Int64(index))
         }

@@ -27,10 +27,14 @@ import VidrecMedia
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/movie.mp4"
-        let output = try MovieFileOutput(path: path, settings: Self.settings)
-        for index in 0..<30 { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
+        // The file is written on a thread of its own, started with the first frame: the
+        // switch is in force there too, and turned on part-way.
+        let disk = FaultSwitch()
         let error = try #require(throws: SystemError.self) {
-            try SyscallFaults.injecting([operation: code]) {
+            try SyscallFaults.injecting(through: disk) {
+                let output = try MovieEncoder.recordingFile(path: path, settings: Self.settings)
+                for index in 0..<30 { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
+                disk.turnOn([operation: code])
                 for index in 30..<60 { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
                 try output.finish()
             }

@@ -26,7 +26,7 @@ import VidrecMedia
         let path = directory + "/movie.mkv"
         func attempt() {
             do {
-                _ = try MovieFileOutput(path: path, settings: Self.refused)
+                _ = try MovieEncoder.recordingFile(path: path, settings: Self.refused)
                 Issue.record("libopus took 44100 Hz")
             } catch let error as FFmpegError {
                 #expect(error.operation == "avcodec_open2" && error.subject == "libopus")

@@ -11,13 +11,7 @@ import VidrecMedia
     static let width = 160, height = 120
 
     static func frame(_ index: Int) -> VideoFrame {
-        let bytes = width * height * 2
-        let buffer = FrameBuffer(count: bytes)
-        // A moving ramp, so that the encoder has something to predict.
-        let pixels = buffer.bytes.assumingMemoryBound(to: UInt8.self)
-        for i in 0..<bytes { pixels[i] = UInt8(truncatingIfNeeded: i / 2 + index * 7) }
-        return VideoFrame(pixelFormat: .yuyv, width: width, height: height, buffer: buffer, byteCount: bytes,
-                          strides: [width * 2], captureTime: Int64(index) * 66_666_667, sequence: UInt64(index))
+        TestFrames.ramp(index, width: width, height: height, frameDuration: 66_666_667)
     }
 
     /// Durations as FFmpeg's own ffprobe reports them: the video track's (`stream`), or
@@ -51,7 +45,7 @@ import VidrecMedia
             video: VideoEncoding(codec: "libx264", width: Self.width, height: Self.height, frameRate: Rational(15),
                                  pixelFormat: "yuv420p", speed: "veryfast", crf: 23, bitRate: nil, keyframeInterval: 15),
             audio: nil)
-        let output = try MovieFileOutput(path: fragmented, settings: settings)
+        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
         for index in indexes { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
         try output.finish()
         try MovieFinalizer().finalize(source: fragmented, destination: final, trimToCommonEnd: false)

@@ -69,7 +69,7 @@ final class SystemDevices: RecordingDevices, Sendable {
     }
 
     func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput {
-        try MovieFileOutput(path: path, settings: settings)
+        try MovieEncoder.recordingFile(path: path, settings: settings)
     }
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {

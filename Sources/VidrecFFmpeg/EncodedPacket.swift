@@ -1,0 +1,45 @@
+import CFFmpeg
+import VidrecMedia
+
+/// One packet from an encoder, shared by every output it is sent to: the data is
+/// reference-counted (`av_packet_ref`), so a file and a live stream hold the same bytes,
+/// not copies. Timestamps are in the encoder's time base; each muxer rescales them into
+/// its own stream's.
+public final class EncodedPacket: @unchecked Sendable {
+    // Sendable: the packet is filled before it is shared and only read after; each
+    // muxer writes a new reference of its own (`av_packet_ref`), never this one.
+
+    /// The stream it belongs to.
+    public let stream: EncodedStream
+    /// Whether a decoder can start here (a keyframe, for video; every audio packet).
+    public let isKeyframe: Bool
+    /// Bytes of data.
+    public let size: Int
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// Takes a new reference to `packet`'s data and properties.
+    ///
+    /// The corresponding C function is `av_packet_clone`.
+    init(_ packet: UnsafePointer<AVPacket>, stream: EncodedStream) throws(FFmpegError) {
+        self.stream = stream
+        pointer = try allocated(av_packet_clone(packet), "av_packet_clone", stream.encoderName)
+        isKeyframe = stream.kind == .audio || pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
+        size = Int(pointer.pointee.size)
+    }
+
+    /// Video or audio.
+    public var kind: MediaKind { stream.kind }
+
+    /// The presentation time in the encoder's time base (for video, the frame's slot).
+    public var presentationTime: Int64 { pointer.pointee.pts }
+
+    /// The packet's length in seconds.
+    public var seconds: Double {
+        Double(pointer.pointee.duration) * av_q2d(stream.timeBase)
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+}

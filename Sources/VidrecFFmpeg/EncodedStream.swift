@@ -1,0 +1,47 @@
+import CFFmpeg
+import VidrecMedia
+
+/// What a muxer needs to know of one encoded stream to add it to its file or stream:
+/// the encoder's parameters (codec, size, extradata), the time base its packets are
+/// stamped in, and for video the frame rate.
+///
+/// One ``MovieEncoder`` makes one per stream; every ``PacketOutput`` it feeds builds its
+/// own `AVStream` from it, so that a file, its segments and a live stream carry the same
+/// packets.
+public final class EncodedStream: @unchecked Sendable {
+    // Sendable: immutable after init; muxers only read the parameters
+    // (`avcodec_parameters_copy` takes a const pointer).
+
+    /// Video or audio.
+    public let kind: MediaKind
+    /// The encoder's name (`libx264`, `aac`), for messages.
+    public let encoderName: String
+    /// The time base the packets' timestamps are counted in (the encoder's).
+    let timeBase: AVRational
+    /// The frame rate, for video; `{0, 1}` for audio.
+    let frameRate: AVRational
+    private let parameters: OwnedCodecParameters
+
+    init(kind: MediaKind, encoder: UnsafePointer<AVCodecContext>, name: String) throws(FFmpegError) {
+        self.kind = kind
+        encoderName = name
+        timeBase = encoder.pointee.time_base
+        frameRate = kind == .video ? encoder.pointee.framerate : AVRational(num: 0, den: 1)
+        parameters = try OwnedCodecParameters(copying: encoder, subject: name)
+    }
+
+    /// The codec's identifier.
+    var codecID: AVCodecID { parameters.pointer.pointee.codec_id }
+
+    /// Adds this stream to `format`, with a copy of the encoder's parameters.
+    ///
+    /// The corresponding C functions are `avformat_new_stream` and
+    /// `avcodec_parameters_copy`.
+    func addStream(to format: UnsafeMutablePointer<AVFormatContext>, subject: String) throws(FFmpegError) -> UnsafeMutablePointer<AVStream> {
+        let stream = try allocated(avformat_new_stream(format, nil), "avformat_new_stream", subject)
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy", subject)
+        stream.pointee.time_base = timeBase
+        if kind == .video { stream.pointee.avg_frame_rate = frameRate }
+        return stream
+    }
+}

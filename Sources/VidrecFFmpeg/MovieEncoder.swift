@@ -1,0 +1,160 @@
+import CFFmpeg
+import VidrecMedia
+
+/// Encodes the session's video and audio once and sends the packets to every connected
+/// ``PacketOutput`` (the movie file; later its segments, a live stream): encode once,
+/// mux many.
+///
+/// The encoder runs on its ``OutputConnection``'s thread, as the capture session's
+/// output. Each packet output runs on a thread of its own behind a ``PacketConnection``,
+/// so that one that stalls holds back neither the encoder nor the others, within its
+/// ``PacketPolicy``.
+///
+/// An essential output's failure is thrown from the next append (which ends the
+/// recording); another output's failure leaves it behind, listed in ``lostOutputs``.
+public final class MovieEncoder: CaptureOutput {
+    /// The encoded streams, video first, for making packet outputs.
+    public let streams: [EncodedStream]
+
+    // Owners, each freeing its own C object, so that a throw part-way through the
+    // initializer frees what was made so far.
+    private let video: VideoStreamEncoder
+    private let audio: AudioStreamEncoder?
+    private let packetOwner: OwnedPacket
+    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
+    private var connections: [PacketConnection] = []
+    private var started = false
+    private var finished = false
+
+    /// Opens the encoders that `settings` asks for.
+    ///
+    /// - Parameters:
+    ///   - settings: codecs, sizes and rates, from the quality preset.
+    ///   - containers: the containers the packets will go into; decides where the codec
+    ///     headers go (MP4 and Matroska want them in the stream parameters).
+    /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
+    public init(settings: MovieSettings, for containers: [Container]) throws {
+        let globalHeader = containers.contains { $0.wantsGlobalHeader }
+        packetOwner = try OwnedPacket(subject: settings.video.codec)
+        video = try VideoStreamEncoder(settings: settings.video, globalHeader: globalHeader)
+        audio = try settings.audio.map { try AudioStreamEncoder(settings: $0, globalHeader: globalHeader) }
+        streams = [video.stream] + (audio.map { [$0.stream] } ?? [])
+    }
+
+    /// Encodes for a movie file at `path` alone: the encoder with one essential
+    /// ``MovieFileOutput``, as `vidrec start` records.
+    ///
+    /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
+    public static func recordingFile(path: String, settings: MovieSettings) throws -> MovieEncoder {
+        let encoder = try MovieEncoder(settings: settings, for: [settings.container])
+        let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams)
+        encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
+        return encoder
+    }
+
+    /// Sends every packet from now on to `output` as well, on a thread called
+    /// `threadName`. Connect outputs before the first append.
+    public func connect(_ output: any PacketOutput, policy: PacketPolicy, threadName: String) {
+        precondition(!started, "connect packet outputs before encoding")
+        connections.append(PacketConnection(output: output, policy: policy, threadName: threadName))
+    }
+
+    public var outputName: String {
+        "\(video.name)\(audio.map { "/\($0.name)" } ?? "") for \(connections.map(\.outputName).joined(separator: ", "))"
+    }
+
+    /// Bytes the first essential output (the movie file) has written.
+    public var bytesWritten: Int64 { essential?.bytesWritten ?? 0 }
+
+    /// The slot after the newest frame the movie file has written.
+    public var writtenVideoEnd: Int64? { essential?.writtenVideoEnd }
+
+    /// The outputs that failed and were left behind, each with its error.
+    public var lostOutputs: [String] {
+        connections.filter { !$0.policy.isEssential }.compactMap { connection in
+            connection.failure.map { "\(connection.outputName): \($0)" }
+        }
+    }
+
+    /// Video packets each output beside the file dropped to keep up, by output name.
+    public var droppedPackets: [String: Int64] {
+        var drops: [String: Int64] = [:]
+        for connection in connections where !connection.policy.isEssential {
+            drops[connection.outputName] = connection.droppedVideoPackets
+        }
+        return drops
+    }
+
+    /// Camera frames skipped because they could not be decoded (corrupt MJPEG).
+    public var undecodableFrames: Int { video.undecodableFrames }
+
+    private var essential: PacketConnection? { connections.first { $0.policy.isEssential } }
+
+    public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
+        try startIfNeeded()
+        guard let prepared = try video.prepare(frame, frameIndex: frameIndex) else { return }
+        try encode(video, prepared)
+    }
+
+    public func appendAudio(_ chunk: AudioChunk) throws {
+        try startIfNeeded()
+        guard let audio else { return }
+        try audio.append(chunk) { try encode(audio, $0) }
+    }
+
+    /// Flushes the encoders, then finishes every output and waits for them.
+    ///
+    /// - Throws: the first essential output's error, or the encoder's.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        try startIfNeeded()
+        var encoderError: (any Error)?
+        do {
+            try encode(video, nil)
+            if let audio {
+                try audio.drain { try encode(audio, $0) }
+                try encode(audio, nil)
+            }
+        } catch {
+            encoderError = error
+        }
+        for connection in connections { connection.finish() }
+        for connection in connections {
+            if let failure = connection.waitUntilFinished(), connection.policy.isEssential, encoderError == nil {
+                encoderError = failure
+            }
+        }
+        if let encoderError { throw encoderError }
+    }
+
+    private func startIfNeeded() throws {
+        guard !started else { return }
+        started = true
+        for connection in connections { connection.start() }
+    }
+
+    /// Sends one frame (or `nil` to flush) and hands every packet the encoder returns to
+    /// every output, after checking that no essential output has failed.
+    private func encode(_ encoder: StreamEncoder, _ frame: UnsafeMutablePointer<AVFrame>?) throws {
+        if let failed = connections.first(where: { $0.policy.isEssential && $0.failure != nil }) {
+            throw failed.failure!
+        }
+        try check(avcodec_send_frame(encoder.codecContext, frame), "avcodec_send_frame", encoder.name)
+        while true {
+            let received = avcodec_receive_packet(encoder.codecContext, packet)
+            if received == cffmpeg_averror_eagain() || received == cffmpeg_averror_eof() { break }
+            try check(received, "avcodec_receive_packet", encoder.name)
+            if packet.pointee.duration == 0 { packet.pointee.duration = encoder.defaultPacketDuration }
+            let encoded = try EncodedPacket(packet, stream: encoder.stream)
+            av_packet_unref(packet)
+            for connection in connections { connection.send(encoded) }
+        }
+    }
+
+    deinit {
+        // An error path (finish() was never called): close every output as it is.
+        guard started, !finished else { return }
+        for connection in connections { connection.waitUntilFinished() }
+    }
+}
