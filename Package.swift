@@ -6,6 +6,7 @@
 //   C*                 system libraries and shims for what Swift cannot import
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
 //                      connections (a thread and a bounded queue each), queues, errors
+//   VidrecMP4          finishing a fragmented MP4 in place: an index over the data on disk
 //   VidrecFFmpeg       the movie encoder (encode once) and its packet outputs, the movie file
 //                      first (libavformat/libavcodec/libswscale/libswresample)
 //   VidrecTestSources  the built-in test camera and test microphone
@@ -41,7 +42,8 @@ let package = Package(
         .target(name: "CSystemShims"),
 
         .target(name: "VidrecMedia", dependencies: ["CSystemShims"]),
-        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "CFFmpeg"]),
+        .target(name: "VidrecMP4", dependencies: ["VidrecMedia"]),
+        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg"]),
         .target(name: "VidrecTestSources", dependencies: ["VidrecMedia"]),
         .target(name: "VidrecV4L2", dependencies: ["VidrecMedia", "CV4L2"]),
         .target(name: "VidrecALSA", dependencies: ["VidrecMedia", "CALSA"]),
@@ -54,7 +56,7 @@ let package = Package(
 
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
         .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI"]),
-        .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims"]),
+        .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia"]),
     ],
     swiftLanguageModes: [.v6]

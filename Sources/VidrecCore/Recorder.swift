@@ -73,7 +73,11 @@ public final class Recorder: Sendable {
         }
         let output: any CaptureOutput
         do {
-            output = try devices.makeMovieOutput(path: entry.partialPath, settings: preset.settings)
+            // The file may take no more than --max-size, nor the free space above the floor.
+            let aboveFloor = freeSpace(store.directory).map { $0 - (request.minFreeSpace ?? 0) }
+            let budget = [request.maxFileSize, aboveFloor].compactMap { $0 }.min()
+            output = try devices.makeMovieOutput(path: entry.partialPath, settings: preset.settings,
+                                                 maxDuration: request.duration, byteBudget: budget)
         } catch {
             store.abandon(entry)
             throw error

@@ -23,7 +23,13 @@ public protocol RecordingDevices: AnyObject {
     func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)?
 
     /// Creates the movie output, writing a new file at `path`.
-    func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput
+    ///
+    /// - Parameters:
+    ///   - maxDuration: the longest the recording may last, and
+    ///   - byteBudget: the most its file may take (its size limit, or the free space
+    ///     above the floor), to size the room kept at the front of the file for its index.
+    func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
+                         byteBudget: Int64?) throws -> any CaptureOutput
 
     /// Creates the resampler that corrects the microphone's clock drift for audio in
     /// `format`; `nil` leaves drift uncorrected.

@@ -153,14 +153,13 @@ public struct RecordingStore: Sendable {
     public func running() -> [Entry] { list().filter { $0.state == .recording } }
 
     /// Finalizes a finished write or recovers an interrupted one: turns `ID.partial.EXT`
-    /// into `ID.EXT` (rewritten by `finalizer` where the container needs it).
-    ///
-    /// - Returns: the playable duration in seconds.
-    @discardableResult
+    /// into `ID.EXT` (indexed in place by `finalizer` where the container needs it).
     ///
     /// - Parameter trimToCommonEnd: end both streams together, cutting what one holds
     ///   past the other's end (see ``MovieFinalizing``); by default for a recording cut
     ///   off by a crash. A recording whose file failed to be written needs it too.
+    /// - Returns: the playable duration in seconds, when the file was indexed.
+    @discardableResult
     public func finalize(_ entry: Entry, with finalizer: any MovieFinalizing,
                          trimToCommonEnd: Bool? = nil) throws -> Double? {
         guard FileManager.default.fileExists(atPath: entry.partialPath) else { return nil }
@@ -168,23 +167,15 @@ public struct RecordingStore: Sendable {
             FileSystem.removeQuietly(entry.partialPath)
             return nil
         }
-        if finalizer.rewrites(entry.sidecar.container) {
-            let temporary = directory + "/" + entry.id + ".final." + entry.sidecar.container.fileExtension
-            try FileSystem.removeIfPresent(temporary)
-            let duration: Double
-            do {
-                duration = try finalizer.finalize(source: entry.partialPath, destination: temporary,
-                                                  trimToCommonEnd: trimToCommonEnd ?? (entry.state == .interrupted))
-            } catch {
-                FileSystem.removeQuietly(temporary)
-                throw error
-            }
-            try FileSystem.rename(temporary, to: entry.mediaPath)
-            FileSystem.removeQuietly(entry.partialPath)
-            return duration
+        var duration: Double?
+        if finalizer.indexes(entry.sidecar.container) {
+            // In place: a crash part-way leaves the partial file, which finalizing again
+            // finishes.
+            duration = try finalizer.finalize(entry.partialPath,
+                                              trimToCommonEnd: trimToCommonEnd ?? (entry.state == .interrupted))
         }
         try FileSystem.rename(entry.partialPath, to: entry.mediaPath)
-        return nil
+        return duration
     }
 
     /// Moves a recording into `album` and removes it from the pending area.

@@ -27,8 +27,16 @@ public final class EncodedStream: @unchecked Sendable {
         encoderName = name
         timeBase = encoder.pointee.time_base
         frameRate = kind == .video ? encoder.pointee.framerate : AVRational(num: 0, den: 1)
+        let frameSize = encoder.pointee.frame_size > 0 ? encoder.pointee.frame_size : 1024
+        packetsPerSecond = kind == .audio ? Double(encoder.pointee.sample_rate) / Double(frameSize) : 0
         parameters = try OwnedCodecParameters(copying: encoder, subject: name)
     }
+
+    /// Frames a second, for video.
+    var framesPerSecond: Double { frameRate.num > 0 && frameRate.den > 0 ? av_q2d(frameRate) : 0 }
+
+    /// Packets a second, for audio: the sample rate over the encoder's frame size.
+    let packetsPerSecond: Double
 
     /// The codec's identifier.
     var codecID: AVCodecID { parameters.pointer.pointee.codec_id }

@@ -13,21 +13,38 @@ final class FileOutputIO {
     let path: String
     /// The `AVIOContext` to hand to libavformat; owned here.
     private(set) var context: UnsafeMutablePointer<AVIOContext>
-    /// The file's size: the highest offset written.
-    private(set) var size: Int64 = 0
+    /// The file's size: the highest offset written, the reserved front included.
+    var size: Int64 { front + written }
     /// The first write error, if any; later writes fail with the same error.
     private(set) var writeError: SystemError?
 
     private let fd: FileDescriptor
+    /// Bytes at the front that libavformat does not see (``init(creating:reserving:)``).
+    private let front: Int64
+    /// Positions as libavformat sees them: from the end of the reserved front.
     private var position: Int64 = 0
+    private var written: Int64 = 0
     private static let bufferSize: Int32 = 1 << 16
 
     /// Creates `path`, which must not exist, with mode 0600.
     ///
-    /// - Throws: ``SystemError`` from `open`.
-    init(creating path: String) throws {
+    /// - Parameter reserved: bytes to write at the front before anything libavformat
+    ///   writes (the `free` box that keeps room for the movie's index); libavformat's
+    ///   offsets start after them.
+    /// - Throws: ``SystemError`` from `open` or `write`.
+    init(creating path: String, reserving reserved: [UInt8] = []) throws {
         self.path = path
-        fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL)
+        let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL)
+        self.fd = fd
+        front = Int64(reserved.count)
+        if !reserved.isEmpty {
+            do {
+                try reserved.withUnsafeBytes { try fd.writeAll($0.baseAddress!, count: $0.count, at: 0, path) }
+            } catch {
+                fd.close()
+                throw error
+            }
+        }
         guard let buffer = av_malloc(Int(FileOutputIO.bufferSize)) else {
             fd.close()
             throw FFmpegError("av_malloc", path, code: cffmpeg_averror(ENOMEM))
@@ -78,22 +95,22 @@ final class FileOutputIO {
     private func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int32 {
         if let writeError { return cffmpeg_averror(writeError.errno) }
         do {
-            try fd.writeAll(bytes, count: count, at: position, path)
+            try fd.writeAll(bytes, count: count, at: front + position, path)
         } catch {
             writeError = error
             return cffmpeg_averror(error.errno)
         }
         position += Int64(count)
-        size = max(size, position)
+        written = max(written, position)
         return Int32(count)
     }
 
     private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
         switch whence & ~AVSEEK_FORCE {
-        case AVSEEK_SIZE: return size
+        case AVSEEK_SIZE: return written
         case SEEK_SET: position = offset
         case SEEK_CUR: position += offset
-        case SEEK_END: position = size + offset
+        case SEEK_END: position = written + offset
         default: return Int64(cffmpeg_averror(EINVAL))
         }
         return position

@@ -44,10 +44,17 @@ public final class MovieEncoder: CaptureOutput {
     /// Encodes for a movie file at `path` alone: the encoder with one essential
     /// ``MovieFileOutput``, as `vidrec start` records.
     ///
+    /// - Parameters:
+    ///   - indexSeconds: the longest the recording may last, and
+    ///   - maxBytes: the largest the file may be, for the room kept for its index
+    ///     (``MovieFileOutput/init(path:container:streams:indexSeconds:maxBytes:)``).
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
-    public static func recordingFile(path: String, settings: MovieSettings) throws -> MovieEncoder {
+    public static func recordingFile(path: String, settings: MovieSettings,
+                                     indexSeconds: Double = MovieFileOutput.defaultIndexSeconds,
+                                     maxBytes: Int64? = nil) throws -> MovieEncoder {
         let encoder = try MovieEncoder(settings: settings, for: [settings.container])
-        let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams)
+        let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams,
+                                       indexSeconds: indexSeconds, maxBytes: maxBytes)
         encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
         return encoder
     }

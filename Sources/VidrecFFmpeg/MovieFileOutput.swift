@@ -1,13 +1,15 @@
 import CFFmpeg
 import VidrecMedia
+import VidrecMP4
 
 /// The movie file output: muxes encoded packets into a file that stays playable while it
 /// is being written, as `AVCaptureMovieFileOutput` does.
 ///
 /// MP4 and MOV are written as fragmented MP4 (a fragment every quarter second), every
 /// fragment flushed to the kernel as soon as it is complete and synced to disk about
-/// once a second. After ``finish()`` the fragmented file is complete and playable;
-/// ``MovieFinalizer`` then rewrites it as an ordinary indexed movie.
+/// once a second, after room kept at the front for the index. After ``finish()`` the
+/// fragmented file is complete and playable; ``MovieFinalizer`` then writes its index in
+/// place (into that room when it fits), without copying the movie.
 public final class MovieFileOutput: PacketOutput {
     /// The file being written.
     public let path: String
@@ -34,8 +36,13 @@ public final class MovieFileOutput: PacketOutput {
     ///   - path: the file to create.
     ///   - container: the file's format.
     ///   - streams: the encoder's streams (``MovieEncoder/streams``), one of each kind.
+    ///   - indexSeconds: for MP4 and MOV, how long a recording the room kept at the front
+    ///     for the index is sized for (a longer one has its index at the end).
+    ///   - maxBytes: the most the file may take (its size limit, or the free space left),
+    ///     if known; the room takes at most a twentieth of it.
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the codec, option or file.
-    public init(path: String, container: Container, streams encoded: [EncodedStream]) throws {
+    public init(path: String, container: Container, streams encoded: [EncodedStream],
+                indexSeconds: Double = MovieFileOutput.defaultIndexSeconds, maxBytes: Int64? = nil) throws {
         self.path = path
         let muxerName = container.muxerName
         muxer = try OutputFormatContext(muxer: muxerName, path: path)
@@ -44,7 +51,8 @@ public final class MovieFileOutput: PacketOutput {
             try MovieFileOutput.checkCodec(of: stream, fitsIn: muxer.pointer, container: container)
             streams[stream.kind] = try stream.addStream(to: muxer.pointer, subject: path)
         }
-        io = try FileOutputIO(creating: path)
+        io = try FileOutputIO(creating: path, reserving: container.isFragmentedWhileRecording
+                              ? MovieFileOutput.indexReservation(for: encoded, seconds: indexSeconds, maxBytes: maxBytes) : [])
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
         var options: OpaquePointer?
@@ -64,6 +72,26 @@ public final class MovieFileOutput: PacketOutput {
         throw FFmpegError("avformat_query_codec", "\(codec) in \(container)", code: cffmpeg_averror(EINVAL),
                           hint: "the container '\(container)' cannot hold \(codec); pick another codec or container in the preset",
                           kind: .unsupportedSettings)
+    }
+
+    /// How long a recording without a time limit the room for its index is sized for:
+    /// five minutes (a few hundred kilobytes).
+    public static let defaultIndexSeconds: Double = 300
+
+    /// The `free` box that keeps room at the front of the file for the index of
+    /// `seconds` of `streams`, at most a twentieth of `maxBytes`; none when that is too
+    /// little for any index.
+    static func indexReservation(for streams: [EncodedStream], seconds: Double, maxBytes: Int64?) -> [UInt8] {
+        var frames = 0.0, audioPackets = 0.0
+        for stream in streams {
+            switch stream.kind {
+            case .video: frames = stream.framesPerSecond
+            case .audio: audioPackets = stream.packetsPerSecond
+            }
+        }
+        var bytes = FragmentedMovieIndexer.reserve(seconds: seconds, framesPerSecond: frames, audioPacketsPerSecond: audioPackets)
+        if let maxBytes { bytes = min(bytes, Int(maxBytes / 20)) }
+        return bytes >= 4096 ? FragmentedMovieIndexer.reservation(bytes: bytes) : []
     }
 
     /// Bytes in the file so far.

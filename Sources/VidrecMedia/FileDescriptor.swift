@@ -73,6 +73,34 @@ extension FileDescriptor {
         }
     }
 
+    /// Reads up to `count` bytes at `offset` into `buffer`, continuing after short reads
+    /// and EINTR.
+    ///
+    /// - Returns: the bytes read; fewer than `count` only at the end of the file.
+    /// The corresponding C function is `pread`.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64,
+                     _ subject: String) throws(SystemError) -> Int {
+        var done = 0
+        while done < count {
+            let read = try systemCall("read", subject) { pread(rawValue, buffer + done, count - done, off_t(offset) + off_t(done)) }
+            if read == 0 { break }
+            done += read
+        }
+        return done
+    }
+
+    /// The file's size in bytes. The corresponding C function is `fstat`.
+    public func size(_ subject: String) throws(SystemError) -> Int64 {
+        var info = stat()
+        try systemCall("fstat", subject) { fstat(rawValue, &info) }
+        return Int64(info.st_size)
+    }
+
+    /// Cuts the file to `length` bytes. The corresponding C function is `ftruncate`.
+    public func truncate(to length: Int64, _ subject: String) throws(SystemError) {
+        try systemCall("ftruncate", subject) { ftruncate(rawValue, off_t(length)) }
+    }
+
     /// Takes a `flock` lock (`LOCK_EX`, `LOCK_SH`, with `LOCK_NB` not to wait).
     ///
     /// - Returns: `false` when `LOCK_NB` was given and another holds the lock.

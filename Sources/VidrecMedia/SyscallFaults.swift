@@ -38,20 +38,41 @@ public enum SyscallFaults {
 
 /// Faults a test turns on and off while the code under test runs (``SyscallFaults``).
 public final class FaultSwitch: Sendable {
-    private let faults = Mutex<[String: Int32]>([:])
+    private struct State {
+        var faults: [String: Int32] = [:]
+        /// Operations that fail once they have been called this many more times.
+        var countdowns: [String: (calls: Int, errno: Int32)] = [:]
+    }
+    private let state = Mutex(State())
 
     /// Creates a switch with no faults on.
     public init() {}
 
     /// From now on, every call named in `newFaults` fails with its errno.
     public func turnOn(_ newFaults: [String: Int32]) {
-        faults.withLock { $0.merge(newFaults) { $1 } }
+        state.withLock { $0.faults.merge(newFaults) { $1 } }
+    }
+
+    /// Lets `operation` succeed `calls` more times, then fail with `errno` from then on:
+    /// a crash or a failing disk at any chosen step.
+    public func turnOn(_ operation: String, after calls: Int, errno: Int32) {
+        state.withLock { $0.countdowns[operation] = (calls, errno) }
     }
 
     /// From now on, no call fails.
     public func turnOff() {
-        faults.withLock { $0.removeAll() }
+        state.withLock { $0 = State() }
     }
 
-    func fault(for operation: String) -> Int32? { faults.withLock { $0[operation] } }
+    func fault(for operation: String) -> Int32? {
+        state.withLock { state in
+            if let code = state.faults[operation] { return code }
+            guard let countdown = state.countdowns[operation] else { return nil }
+            if countdown.calls > 0 {
+                state.countdowns[operation] = (countdown.calls - 1, countdown.errno)
+                return nil
+            }
+            return countdown.errno
+        }
+    }
 }

@@ -6,10 +6,10 @@ import VidrecMedia
 
 /// A finalizer for recordings that are already final: being called is a test failure.
 struct NoFinalizingExpected: MovieFinalizing {
-    func rewrites(_ container: Container) -> Bool { true }
-    func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double {
-        Issue.record("finalize was called for \(source)")
-        throw SystemError("finalize", source, errno: EINVAL)
+    func indexes(_ container: Container) -> Bool { true }
+    func finalize(_ path: String, trimToCommonEnd: Bool) throws -> Double {
+        Issue.record("finalize was called for \(path)")
+        throw SystemError("finalize", path, errno: EINVAL)
     }
 }
 

@@ -41,7 +41,8 @@ final class ScriptedDevices: RecordingDevices, Sendable {
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? { nil }
 
-    func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput {
+    func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
+                         byteBudget: Int64?) throws -> any CaptureOutput {
         if failOutput { throw SystemError("open", path, errno: EACCES) }
         return try FileRecordingOutput(path: path)
     }
@@ -84,6 +85,6 @@ final class FileRecordingOutput: CaptureOutput {
 
 /// The finalizer for the scripted container: nothing to rewrite, the store renames.
 struct RenameOnly: MovieFinalizing {
-    func rewrites(_ container: Container) -> Bool { false }
-    func finalize(source: String, destination: String, trimToCommonEnd: Bool) throws -> Double { 0 }
+    func indexes(_ container: Container) -> Bool { false }
+    func finalize(_ path: String, trimToCommonEnd: Bool) throws -> Double { 0 }
 }

@@ -67,7 +67,8 @@ import VidrecMedia
         try output.appendVideo(Self.frame(Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00]), sequence: 30), frameIndex: 30)
         try output.finish()
         #expect(output.undecodableFrames == 1)
-        try MovieFinalizer().finalize(source: fragmented, destination: final, trimToCommonEnd: false)
+        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
+        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
 
         let info = try MovieProbe().inspect(final)
         #expect(info.streams.map(\.codec) == ["h264"])

@@ -48,7 +48,8 @@ import VidrecMedia
         let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
         for index in indexes { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
         try output.finish()
-        try MovieFinalizer().finalize(source: fragmented, destination: final, trimToCommonEnd: false)
+        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
+        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
         let expected = Double(indexes.last! + 1) / 15
         let duration = try Self.duration(final)
         #expect(abs(duration - expected) < 0.001, "\(indexes.count) frames up to slot \(indexes.last!): \(duration) s, want \(expected) s")

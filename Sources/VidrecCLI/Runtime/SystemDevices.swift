@@ -68,8 +68,11 @@ final class SystemDevices: RecordingDevices, Sendable {
         return try ALSAMicrophone(name: name, sampleRate: audio.sampleRate, channels: audio.channels)
     }
 
-    func makeMovieOutput(path: String, settings: MovieSettings) throws -> any CaptureOutput {
-        try MovieEncoder.recordingFile(path: path, settings: settings)
+    func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
+                         byteBudget: Int64?) throws -> any CaptureOutput {
+        try MovieEncoder.recordingFile(path: path, settings: settings,
+                                       indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
+                                       maxBytes: byteBudget)
     }
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {

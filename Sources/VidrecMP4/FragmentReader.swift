@@ -1,0 +1,68 @@
+/// Reads one movie fragment (`moof`) and adds its samples to the tracks, as ISO/IEC
+/// 14496-12 §8.8 describes: `tfhd` for the track and its defaults, `tfdt` for the first
+/// decode time, `trun` for the samples and where their bytes are.
+struct FragmentReader {
+    /// The tracks' defaults from `trex`, by track ID.
+    let defaults: [UInt32: TrackDefaults]
+
+    /// Adds the samples of the fragment whose box (header included) is `moof` and which
+    /// starts at `offset` in the file.
+    ///
+    /// - Parameter nextDecodeTime: each track's decode time after the samples before;
+    ///   used when a fragment has no `tfdt`, and updated.
+    func read(_ moof: [UInt8], headerSize: Int, at offset: Int64, into tracks: inout [UInt32: TrackSamples],
+              nextDecodeTime: inout [UInt32: Int64]) throws(MP4Error) {
+        let top = ByteReader(moof, from: headerSize, context: "moof at \(offset)")
+        var previousDataEnd = offset
+        for traf in try top.children() where traf.type == .traf {
+            let children = try ByteReader(moof, from: Int(traf.payloadOffset), to: Int(traf.end), context: "traf").children()
+            guard let tfhd = children.first(where: { $0.type == .tfhd }) else { throw .malformed("traf without tfhd", path: "") }
+            var header = ByteReader(moof, from: Int(tfhd.payloadOffset), to: Int(tfhd.end), context: "tfhd")
+            let flags = try header.u32() & 0xFF_FFFF
+            let trackID = try header.u32()
+            guard var fallback = defaults[trackID] else { throw .malformed("fragment of unknown track \(trackID)", path: "") }
+            var base = flags & 0x2_0000 != 0 ? offset : previousDataEnd
+            if flags & 0x1 != 0 { base = Int64(bitPattern: try header.u64()) }
+            if flags & 0x2 != 0 { try header.skip(4) }
+            if flags & 0x8 != 0 { fallback.duration = try header.u32() }
+            if flags & 0x10 != 0 { fallback.size = try header.u32() }
+            if flags & 0x20 != 0 { fallback.flags = try header.u32() }
+
+            var decodeTime = nextDecodeTime[trackID] ?? 0
+            if let tfdt = children.first(where: { $0.type == .tfdt }) {
+                var reader = ByteReader(moof, from: Int(tfdt.payloadOffset), to: Int(tfdt.end), context: "tfdt")
+                let version = try reader.u8()
+                try reader.skip(3)
+                decodeTime = Int64(try reader.sized(version))
+            }
+            var samples = tracks[trackID] ?? TrackSamples(trackID: trackID)
+            var dataPosition = base
+            for trun in children where trun.type == .trun {
+                var reader = ByteReader(moof, from: Int(trun.payloadOffset), to: Int(trun.end), context: "trun")
+                let versionAndFlags = try reader.u32()
+                let version = versionAndFlags >> 24, runFlags = versionAndFlags & 0xFF_FFFF
+                let count = Int(try reader.u32())
+                if runFlags & 0x1 != 0 { dataPosition = base + Int64(Int32(bitPattern: try reader.u32())) }
+                let firstFlags: UInt32? = runFlags & 0x4 != 0 ? try reader.u32() : nil
+                for index in 0..<count {
+                    let duration = runFlags & 0x100 != 0 ? try reader.u32() : fallback.duration
+                    let size = runFlags & 0x200 != 0 ? try reader.u32() : fallback.size
+                    var sampleFlags = runFlags & 0x400 != 0 ? try reader.u32() : fallback.flags
+                    if index == 0, let firstFlags { sampleFlags = firstFlags }
+                    var composition: Int32 = 0
+                    if runFlags & 0x800 != 0 {
+                        let raw = try reader.u32()
+                        composition = version == 0 ? Int32(clamping: Int64(raw)) : Int32(bitPattern: raw)
+                    }
+                    samples.append(decodeTime: decodeTime, duration: duration, size: size, offset: dataPosition,
+                                   compositionOffset: composition, isSync: TrackDefaults.isSync(sampleFlags))
+                    decodeTime += Int64(duration)
+                    dataPosition += Int64(size)
+                }
+            }
+            previousDataEnd = dataPosition
+            nextDecodeTime[trackID] = decodeTime
+            tracks[trackID] = samples
+        }
+    }
+}

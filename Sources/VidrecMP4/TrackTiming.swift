@@ -1,0 +1,75 @@
+/// How long one track lasts in the index, and the decode-time deltas that say so.
+///
+/// A video frame is shown for one frame period (the most common gap between decode
+/// times; dropped camera frames leave longer gaps). The track is made to last, by decode
+/// times and by presentation times alike, from its first picture to the end of its latest
+/// one: with B-frames and frames dropped near the end, the last sample in decode order is
+/// not the latest shown, so its delta is lengthened (and, when it is shown later after
+/// decoding than the first sample was, it is decoded later, which keeps the decode order).
+/// Other tracks last as long as their samples.
+struct TrackTiming {
+    /// The deltas to write (`stts`).
+    let durations: [UInt32]
+    /// The media's length: the deltas' sum (`mdhd`), in media time units.
+    let mediaDuration: UInt64
+    /// The presented length after the edit list's start (the edit's duration), in media
+    /// time units.
+    let presentedDuration: UInt64
+
+    init(_ samples: TrackSamples, template: TrackTemplate) {
+        var durations = samples.durations
+        let count = samples.count
+        guard count > 0 else {
+            self.durations = []
+            mediaDuration = 0
+            presentedDuration = 0
+            return
+        }
+        let first = samples.decodeTimes[0]
+        if template.isVideo, let period = TrackTiming.framePeriod(samples) {
+            var shownStart = Int64.max, shownEnd = Int64.min
+            for index in 0..<count {
+                let shown = samples.decodeTimes[index] - first + Int64(samples.compositionOffsets[index])
+                shownStart = min(shownStart, shown)
+                shownEnd = max(shownEnd, shown + period)
+            }
+            var lastDecode = samples.decodeTimes[count - 1] - first
+            let lastShown = lastDecode + Int64(samples.compositionOffsets[count - 1])
+            let initialDelay = shownStart
+            if count > 1, lastShown - lastDecode > initialDelay {
+                let later = lastShown - initialDelay
+                durations[count - 2] = UInt32(clamping: Int64(durations[count - 2]) + later - lastDecode)
+                lastDecode = later
+            }
+            let wanted = (shownEnd - shownStart) - lastDecode
+            durations[count - 1] = UInt32(clamping: max(period, wanted))
+            self.durations = durations
+            mediaDuration = durations.reduce(0) { $0 + UInt64($1) }
+            presentedDuration = UInt64(max(0, shownEnd - max(0, template.mediaTime)))
+        } else {
+            self.durations = durations
+            mediaDuration = durations.reduce(0) { $0 + UInt64($1) }
+            presentedDuration = UInt64(max(0, Int64(mediaDuration) - max(0, template.mediaTime)))
+        }
+    }
+
+    /// The most common gap between decode times: one frame at the camera's rate.
+    static func framePeriod(_ samples: TrackSamples) -> Int64? {
+        var counts: [UInt32: Int] = [:]
+        for duration in samples.durations where duration > 0 { counts[duration, default: 0] += 1 }
+        return counts.max { $0.value < $1.value || $0.value == $1.value && $0.key > $1.key }.map { Int64($0.key) }
+    }
+
+    /// When each sample stops being shown, in seconds of presentation (after the edit
+    /// list's start), in decode order.
+    static func shownEnds(_ samples: TrackSamples, template: TrackTemplate) -> [Double] {
+        guard let first = samples.decodeTimes.first else { return [] }
+        let period = template.isVideo ? framePeriod(samples) : nil
+        let scale = Double(template.timescale)
+        return (0..<samples.count).map { index in
+            let shown = samples.decodeTimes[index] - first + Int64(samples.compositionOffsets[index])
+            let length = period ?? Int64(samples.durations[index])
+            return Double(shown + length - max(0, template.mediaTime)) / scale
+        }
+    }
+}
