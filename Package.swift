@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
         .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
-        .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia"]),
+        .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia", "CSystemShims"]),
     ],
     swiftLanguageModes: [.v6]
 )

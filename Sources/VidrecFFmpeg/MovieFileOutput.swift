@@ -5,7 +5,7 @@ import VidrecMP4
 /// The movie file output: muxes encoded packets into a file that stays playable while it
 /// is being written, as `AVCaptureMovieFileOutput` does.
 ///
-/// MP4 and MOV are written as fragmented MP4 (a fragment every quarter second), every
+/// MP4 and MOV are written as fragmented MP4 (a fragment every tenth of a second), every
 /// fragment flushed to the kernel as soon as it is complete and synced to disk about
 /// once a second, after room kept at the front for the index. After ``finish()`` the
 /// fragmented file is complete and playable; ``MovieFinalizer`` then writes its index in

@@ -18,9 +18,9 @@ public struct FragmentedMovieIndexer: Sendable {
 
     /// How many bytes to reserve at the front of a recording for its index, for
     /// `seconds` of `framesPerSecond` video and `audioPacketsPerSecond` audio (about
-    /// 20 bytes a frame, 4 an audio packet, and the chunks of four fragments a second).
+    /// 20 bytes a frame, 4 an audio packet, and the chunks of ten fragments a second).
     public static func reserve(seconds: Double, framesPerSecond: Double, audioPacketsPerSecond: Double) -> Int {
-        let perSecond = framesPerSecond * 20 + audioPacketsPerSecond * 4 + 4 * 2 * 16
+        let perSecond = framesPerSecond * 20 + audioPacketsPerSecond * 4 + 10 * 2 * 16
         return 4096 + Int((perSecond * seconds * 1.25).rounded(.up))
     }
 

@@ -97,7 +97,7 @@ struct MovieIndex {
                     var stblWriter = ByteWriter()
                     stblWriter.box(.stbl) { box in
                         for part in kept { box.append(contentsOf: template.slice(part)) }
-                        box.append(SampleTable(samples: samples, durations: timing.durations).boxes())
+                        box.append(SampleTable(samples: samples, timing: timing).boxes())
                     }
                     tables = stblWriter.bytes
                 }

@@ -4,9 +4,9 @@
 /// 4 GB). A chunk is a run of samples whose bytes follow each other in the file.
 struct SampleTable {
     let samples: TrackSamples
-    /// The decode-time deltas to write (the samples' own, with the last ones adjusted by
-    /// ``TrackTiming``).
-    let durations: [UInt32]
+    /// The decode-time deltas and composition offsets to write (the samples' own, with
+    /// the last ones adjusted by ``TrackTiming``).
+    let timing: TrackTiming
 
     /// The table boxes, in the order ISO/IEC 14496-12 lists them.
     func boxes() -> [UInt8] {
@@ -32,7 +32,7 @@ struct SampleTable {
     }
 
     private func writeTimeToSample(_ writer: inout ByteWriter) {
-        let entries = runs(durations)
+        let entries = runs(timing.durations)
         writer.fullBox(.stts, version: 0) { box in
             box.u32(UInt32(entries.count))
             for entry in entries { box.u32(entry.count); box.u32(entry.value) }
@@ -40,9 +40,10 @@ struct SampleTable {
     }
 
     private func writeCompositionOffsets(_ writer: inout ByteWriter) {
-        guard samples.compositionOffsets.contains(where: { $0 != 0 }) else { return }
-        let entries = runs(samples.compositionOffsets)
-        let version: UInt8 = samples.compositionOffsets.contains { $0 < 0 } ? 1 : 0
+        let offsets = timing.compositionOffsets
+        guard offsets.contains(where: { $0 != 0 }) else { return }
+        let entries = runs(offsets)
+        let version: UInt8 = offsets.contains { $0 < 0 } ? 1 : 0
         writer.fullBox(.ctts, version: version) { box in
             box.u32(UInt32(entries.count))
             for entry in entries { box.u32(entry.count); box.u32(UInt32(bitPattern: entry.value)) }

@@ -10,6 +10,9 @@
 struct TrackTiming {
     /// The deltas to write (`stts`).
     let durations: [UInt32]
+    /// The composition offsets to write (`ctts`): the samples' own, except that a last
+    /// sample decoded later keeps its presentation time.
+    let compositionOffsets: [Int32]
     /// The media's length: the deltas' sum (`mdhd`), in media time units.
     let mediaDuration: UInt64
     /// The presented length after the edit list's start (the edit's duration), in media
@@ -18,9 +21,11 @@ struct TrackTiming {
 
     init(_ samples: TrackSamples, template: TrackTemplate) {
         var durations = samples.durations
+        var offsets = samples.compositionOffsets
         let count = samples.count
         guard count > 0 else {
             self.durations = []
+            compositionOffsets = []
             mediaDuration = 0
             presentedDuration = 0
             return
@@ -39,15 +44,18 @@ struct TrackTiming {
             if count > 1, lastShown - lastDecode > initialDelay {
                 let later = lastShown - initialDelay
                 durations[count - 2] = UInt32(clamping: Int64(durations[count - 2]) + later - lastDecode)
+                offsets[count - 1] = Int32(clamping: lastShown - later)
                 lastDecode = later
             }
             let wanted = (shownEnd - shownStart) - lastDecode
             durations[count - 1] = UInt32(clamping: max(period, wanted))
             self.durations = durations
+            compositionOffsets = offsets
             mediaDuration = durations.reduce(0) { $0 + UInt64($1) }
             presentedDuration = UInt64(max(0, shownEnd - max(0, template.mediaTime)))
         } else {
             self.durations = durations
+            compositionOffsets = offsets
             mediaDuration = durations.reduce(0) { $0 + UInt64($1) }
             presentedDuration = UInt64(max(0, Int64(mediaDuration) - max(0, template.mediaTime)))
         }

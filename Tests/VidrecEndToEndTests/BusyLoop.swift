@@ -5,17 +5,19 @@ import Glibc
 /// or CI machine, made on purpose.
 final class BusyLoop {
     private let process = Process()
+    private var signaller: ChildSignal?
 
     init() throws {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "while :; do :; done"]
         try process.run()
+        signaller = ChildSignal(process)
     }
 
     deinit {
         // SIGKILL: a process started from a test thread inherits that thread's signal
         // mask, in which SIGTERM is blocked.
-        kill(process.processIdentifier, SIGKILL)
+        signaller?.send(SIGKILL)
         process.waitUntilExit()
     }
 }

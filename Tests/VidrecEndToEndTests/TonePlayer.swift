@@ -6,6 +6,7 @@ import Testing
 /// so that vidrec captures it from `hw:Loopback,1,0`.
 final class TonePlayer {
     let process = Process()
+    private var signaller: ChildSignal?
 
     init(frequency: Int) throws {
         // aplay with a one-second buffer, from a file made beforehand: a player that
@@ -20,6 +21,7 @@ final class TonePlayer {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        signaller = ChildSignal(process)
         // ALSA takes a while to read its configuration in the guest: wait for RUNNING.
         let running = Poll.until { () -> Bool? in
             let status = try? String(contentsOfFile: "/proc/asound/card0/pcm0p/sub0/status", encoding: .utf8)
@@ -30,7 +32,7 @@ final class TonePlayer {
 
     deinit {
         // SIGKILL: aplay would drain its ALSA buffer on SIGTERM first.
-        kill(process.processIdentifier, SIGKILL)
+        signaller?.send(SIGKILL)
         process.waitUntilExit()
     }
 }

@@ -280,6 +280,11 @@ extension EndToEndTests {
             let home = try Home()
             let child = try VidrecProcess(Self.start + ["--quality", "high"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
+            // Finishing is quick (the encoder's flush and an index): with both cores
+            // taken, the encoder falls a second behind, and finishing first writes the
+            // frames queued for it, which leaves seconds, not milliseconds, for the second
+            // Ctrl-C to land in.
+            let loops = try (0..<2).map { _ in try BusyLoop() }
             try child.waitUntilRecorded(1)
             child.signal(SIGINT)
             // The first Ctrl-C has been taken (vidrec says so); hold the process while the
@@ -289,6 +294,7 @@ extension EndToEndTests {
             child.signal(SIGINT)
             child.signal(SIGCONT)
             let result = child.wait()
+            withExtendedLifetime(loops) {}
             #expect(result.code == 130, "\(result.err)")
             #expect(result.err.contains("vidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it"))
             let rows = try home.pendingRows()

@@ -19,6 +19,7 @@ final class VidrecProcess {
     let stdout = Pipe()
     let stderr = Pipe()
     private var errText = ""
+    private var signaller: ChildSignal?
 
     init(_ arguments: [String], home: String, environment: [String: String] = [:]) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build vidrec first: swift build")
@@ -30,6 +31,7 @@ final class VidrecProcess {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        signaller = ChildSignal(process)
     }
 
     /// Runs to the end and returns status, stdout and stderr.
@@ -60,7 +62,8 @@ final class VidrecProcess {
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), errText + String(decoding: err, as: UTF8.self))
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    /// Sends `number` to this vidrec, and to no other process once it has ended.
+    func signal(_ number: Int32) { signaller?.send(number) }
 
     /// Waits until this recording has recorded at least `seconds` of media, as
     /// `vidrec status --json` reports it (the recording updates it twice a second),

@@ -28,6 +28,33 @@ import VidrecMedia
         return try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), "ffprobe said \(text)")
     }
 
+    /// Each video packet's presentation time, as ffprobe reads it, in order.
+    static func presentationTimes(_ file: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", file]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Frames FFmpeg decodes and shows, edit list applied.
+    static func decodedFrames(_ file: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                             "stream=nb_read_frames", "-of", "csv=p=0", file]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), "ffprobe said \(text)")
+    }
+
     @Test(arguments: [Array(0..<30), Array(0..<26) + [28, 31], Array(0..<20) + [24], Array(0..<10) + Array(14..<30),
                       Array(0..<5) + [9, 10, 11, 17] + Array(18..<30),
                       // Camera drops throughout (vivid's 20 %), which vary x264's B-frame delay.
@@ -48,7 +75,10 @@ import VidrecMedia
         let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
         for index in indexes { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
         try output.finish()
+        let shownBefore = try Self.presentationTimes(fragmented)
         try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
+        // Every frame is shown when it was (a frame decoded later keeps its time).
+        #expect(try Self.presentationTimes(fragmented) == shownBefore)
         try FileManager.default.moveItem(atPath: fragmented, toPath: final)
         let expected = Double(indexes.last! + 1) / 15
         let duration = try Self.duration(final)
@@ -57,5 +87,7 @@ import VidrecMedia
         // when the last frame in decode order was not the latest shown).
         let movie = try Self.duration(final, of: "format")
         #expect(abs(movie - expected) < 0.001, "movie \(movie) s, want \(expected) s")
+        // Every frame given is shown: the edit list cuts none off at either end.
+        #expect(try Self.decodedFrames(final) == indexes.count)
     }
 }

@@ -16,4 +16,13 @@ void csystem_set_thread_name(const char *name);
 /// The corresponding C function is `mallinfo2`.
 unsigned long csystem_heap_in_use(void);
 
+/// A descriptor for process `pid` (`pidfd_open`), through which signals reach that
+/// process and never another that later gets its PID. Returns the descriptor or -1
+/// with errno set. Glibc 2.36 has no wrapper; the system call is made directly.
+int csystem_pidfd_open(int pid);
+
+/// Sends `signal` to the process behind `pidfd` (`pidfd_send_signal`). Returns 0, or
+/// -1 with errno set (ESRCH once the process has ended).
+int csystem_pidfd_send_signal(int pidfd, int signal);
+
 #endif
