@@ -14,45 +14,36 @@ import VidrecMedia
         TestFrames.ramp(index, width: width, height: height, frameDuration: 66_666_667)
     }
 
-    /// Durations as FFmpeg's own ffprobe reports them: the video track's (`stream`), or
-    /// the movie's (`format`, from the movie header, what players show).
-    static func duration(_ file: String, of entry: String = "stream") throws -> Double {
+    /// What ffprobe prints about the video stream of `file` (`-select_streams v:0`),
+    /// as CSV without keys.
+    static func probeVideo(_ file: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "\(entry)=duration", "-of", "csv=p=0", file]
+        process.arguments = ["-v", "error", "-select_streams", "v:0"] + arguments + ["-of", "csv=p=0", file]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), "ffprobe said \(text)")
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Durations as FFmpeg's own ffprobe reports them: the video track's (`stream`), or
+    /// the movie's (`format`, from the movie header, what players show).
+    static func duration(_ file: String, of entry: String = "stream") throws -> Double {
+        let text = try probeVideo(file, ["-show_entries", "\(entry)=duration"])
+        return try #require(Double(text), "ffprobe said \(text)")
     }
 
     /// Each video packet's presentation time, as ffprobe reads it, in order.
     static func presentationTimes(_ file: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.split(separator: "\n").map(String.init)
+        try probeVideo(file, ["-show_entries", "packet=pts_time"]).split(separator: "\n").map(String.init)
     }
 
     /// Frames FFmpeg decodes and shows, edit list applied.
     static func decodedFrames(_ file: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                             "stream=nb_read_frames", "-of", "csv=p=0", file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), "ffprobe said \(text)")
+        let text = try probeVideo(file, ["-count_frames", "-show_entries", "stream=nb_read_frames"])
+        return try #require(Int(text), "ffprobe said \(text)")
     }
 
     @Test(arguments: [Array(0..<30), Array(0..<26) + [28, 31], Array(0..<20) + [24], Array(0..<10) + Array(14..<30),
