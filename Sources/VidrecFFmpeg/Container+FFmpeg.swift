@@ -14,10 +14,9 @@ extension Container {
 
     /// Muxer options for recording: a fragment every tenth of a second (and at every
     /// keyframe) for MP4/MOV; tenth-of-a-second clusters for Matroska/WebM. A `kill -9`
-    /// loses at most the fragment being built plus what the encoder still holds (a few
-    /// frames, see `VideoStreamEncoder`): under half a second at 15 fps. The fragment
-    /// headers cost about 2 KB a second; the index written at the end is not larger
-    /// for them.
+    /// loses at most the fragment being built plus what the encoder still holds (see
+    /// `VideoStreamEncoder`). The fragment headers cost about 2 KB a second; the index
+    /// written at the end is not larger for them.
     ///
     /// `delay_moov` holds the movie header back until the first fragment is cut, so
     /// that it can carry edit lists: without them, B-frame reordering and AAC priming
