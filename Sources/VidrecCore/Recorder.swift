@@ -50,7 +50,8 @@ public final class Recorder: Sendable {
     public func record(_ request: RecordingRequest, events: (RecorderEvent) -> Void = { _ in }) throws -> RecordingReport {
         var preset = request.preset
         if let save = request.save { try save.album.prepare() }
-        if let floor = request.minFreeSpace, let free = freeSpace(store.directory), free < floor {
+        let free = freeSpace(store.directory)
+        if let floor = request.minFreeSpace, let free, free < floor {
             throw RecorderError.lowDiskSpace(directory: store.directory, free: free, floor: floor)
         }
         if let path = try devices.findCamera(), let running = store.running().first(where: { $0.sidecar.cameraPath == path }) {
@@ -74,7 +75,7 @@ public final class Recorder: Sendable {
         let output: any CaptureOutput
         do {
             // The file may take no more than --max-size, nor the free space above the floor.
-            let aboveFloor = freeSpace(store.directory).map { $0 - (request.minFreeSpace ?? 0) }
+            let aboveFloor = free.map { $0 - (request.minFreeSpace ?? 0) }
             let budget = [request.maxFileSize, aboveFloor].compactMap { $0 }.min()
             output = try devices.makeMovieOutput(path: entry.partialPath, settings: preset.settings,
                                                  maxDuration: request.duration, byteBudget: budget)

@@ -91,7 +91,7 @@ public final class MovieFileOutput: PacketOutput {
         }
         var bytes = FragmentedMovieIndexer.reserve(seconds: seconds, framesPerSecond: frames, audioPacketsPerSecond: audioPackets)
         if let maxBytes { bytes = min(bytes, Int(maxBytes / 20)) }
-        return bytes >= 4096 ? FragmentedMovieIndexer.reservation(bytes: bytes) : []
+        return bytes >= FragmentedMovieIndexer.smallestReserve ? FragmentedMovieIndexer.reservation(bytes: bytes) : []
     }
 
     /// Bytes in the file so far.
@@ -105,9 +105,10 @@ public final class MovieFileOutput: PacketOutput {
         packet.pointee.stream_index = stream.pointee.index
         av_packet_rescale_ts(packet, encoded.stream.timeBase, stream.pointee.time_base)
         let written = av_interleaved_write_frame(format, packet)
-        if written < 0, let writeError = io.writeError { throw writeError }
-        try check(written, "av_interleaved_write_frame", path)
+        // The file's own error (ENOSPC, EIO) says more than libavformat's, which may even
+        // have swallowed it.
         if let writeError = io.writeError { throw writeError }
+        try check(written, "av_interleaved_write_frame", path)
         let now = MonotonicClock.now()
         if now - lastSync >= CaptureTiming.syncInterval.nanoseconds {
             lastSync = now

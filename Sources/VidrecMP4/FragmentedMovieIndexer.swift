@@ -16,12 +16,16 @@ public struct FragmentedMovieIndexer: Sendable {
     /// Creates an indexer.
     public init() {}
 
+    /// The least room worth keeping for an index: the movie header of a recording alone
+    /// takes about 1.5 KB, before any sample is listed.
+    public static let smallestReserve = 4096
+
     /// How many bytes to reserve at the front of a recording for its index, for
     /// `seconds` of `framesPerSecond` video and `audioPacketsPerSecond` audio (about
     /// 20 bytes a frame, 4 an audio packet, and the chunks of ten fragments a second).
     public static func reserve(seconds: Double, framesPerSecond: Double, audioPacketsPerSecond: Double) -> Int {
         let perSecond = framesPerSecond * 20 + audioPacketsPerSecond * 4 + 10 * 2 * 16
-        return 4096 + Int((perSecond * seconds * 1.25).rounded(.up))
+        return smallestReserve + Int((perSecond * seconds * 1.25).rounded(.up))
     }
 
     /// Writes the `free` box that reserves `bytes` (at least 8) at the front of a file.
@@ -72,36 +76,37 @@ public struct FragmentedMovieIndexer: Sendable {
         var tracks: [UInt32: TrackSamples] = [:]
         var nextDecodeTime: [UInt32: Int64] = [:]
         let reader = FragmentReader(defaults: template.defaults)
+        // Where each track's first sample from a torn write is: one whose bytes lie
+        // outside its fragment's data. It and those after it are left out.
+        var torn: [UInt32: Int] = [:]
         for fragment in layout.fragments {
             let bytes = try MovieLayout.read(fd, fragment.header, path: path)
+            let before = tracks.mapValues(\.count)
             try reader.read(bytes, headerSize: fragment.header.headerSize, at: fragment.header.offset, into: &tracks,
                             nextDecodeTime: &nextDecodeTime)
-        }
-        // A sample whose bytes lie outside its fragment's data belongs to a torn write.
-        for (id, samples) in tracks {
-            let whole = (0..<samples.count).prefix { index in
-                layout.fragments.contains { fragment in
-                    samples.offsets[index] >= fragment.data.payloadOffset
-                        && samples.offsets[index] + Int64(samples.sizes[index]) <= fragment.data.end
+            for (id, samples) in tracks where torn[id] == nil {
+                torn[id] = ((before[id] ?? 0)..<samples.count).first { index in
+                    samples.offsets[index] < fragment.data.payloadOffset
+                        || samples.offsets[index] + Int64(samples.sizes[index]) > fragment.data.end
                 }
-            }.count
-            if whole < samples.count { tracks[id]!.keepFirst(whole) }
+            }
         }
+        for (id, count) in torn { tracks[id]!.keepFirst(count) }
         if trimToCommonEnd { CommonEnd.trim(&tracks, templates: template.tracks) }
         let (duration, index) = try MovieIndex(template: template, tracks: tracks).build()
 
         // 1. Cut off what follows the last whole fragment, and write the index where it
         //    goes, still disguised (inside the reserved box, or typed `free`).
-        if try fd.size(path) > layout.validEnd { try fd.truncate(to: layout.validEnd, path) }
+        if layout.fileSize > layout.validEnd { try fd.truncate(to: layout.validEnd, path) }
         let fileType = layout.fileTypeBytes
-        let front: Int64?
+        let inFront: Bool
         if let reserved = layout.reserved, !fileType.isEmpty,
            case let left = reserved.size - Int64(fileType.count + index.count), left == 0 || left >= 8 {
-            front = left
+            inFront = true
             try write(fd, index, at: Int64(fileType.count), path: path)
             if left > 0 { try write(fd, FragmentedMovieIndexer.freeHeader(left), at: Int64(fileType.count + index.count), path: path) }
         } else {
-            front = nil
+            inFront = false
             var disguised = index
             disguised.replaceSubrange(4..<8, with: FragmentedMovieIndexer.typeBytes(.free))
             try write(fd, disguised, at: layout.validEnd, path: path)
@@ -114,7 +119,7 @@ public struct FragmentedMovieIndexer: Sendable {
         try retype(fd, header, to: .free, path: path)
         // 3. The index becomes the file's: the file type box over the reservation (then
         //    the old one becomes free space), or the appended box's type.
-        if front != nil, let oldFileType = layout.fileType {
+        if inFront, let oldFileType = layout.fileType {
             try write(fd, fileType, at: 0, path: path)
             try retype(fd, oldFileType, to: .free, path: path)
         } else {

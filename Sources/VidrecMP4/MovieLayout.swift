@@ -7,6 +7,8 @@ import VidrecMedia
 /// short) is still recognised by its first child (`mfhd`), and the recording's movie
 /// header by its `mvex`; so indexing again after a crash finds everything it needs.
 struct MovieLayout {
+    /// The file's size when it was read.
+    var fileSize: Int64 = 0
     /// Space vidrec reserved at the front of the file for the index (a `free` box at
     /// offset 0, before `ftyp`).
     var reserved: Box?
@@ -33,7 +35,7 @@ struct MovieLayout {
     /// Reads the top-level boxes of the open file `fd` (`path` for messages).
     static func read(_ fd: FileDescriptor, path: String) throws -> MovieLayout {
         let size = try fd.size(path)
-        var layout = MovieLayout()
+        var layout = MovieLayout(fileSize: size)
         var position: Int64 = 0
         var pendingHeader: Box?
         while position + 8 <= size {

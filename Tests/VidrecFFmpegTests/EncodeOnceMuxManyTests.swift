@@ -43,17 +43,8 @@ import VidrecMedia
 
     /// ffprobe's list of packet sizes of one stream (`v` or `a`), as the file holds them.
     static func packetSizes(_ file: String, stream: String) throws -> [Int] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-select_streams", "\(stream):0", "-show_entries", "packet=size",
-                             "-of", "csv=p=0", file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ffprobe \(file)")
-        return text.split(separator: "\n").compactMap { Int($0) }
+        try FFmpegTool.text("ffprobe", ["-v", "error", "-select_streams", "\(stream):0", "-show_entries", "packet=size",
+                                        "-of", "csv=p=0", file]).split(separator: "\n").compactMap { Int($0) }
     }
 
     @Test func oneEncodingFeedsTheFileAndAnOutputBesideItWithTheSamePackets() throws {

@@ -38,26 +38,17 @@ import VidrecMP4
         return folder
     }
 
+    /// What `tool` printed, standard output then errors.
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool) \(arguments): \(errors)")
-        return text + errors
+        let (output, errors) = try FFmpegTool.run(tool, arguments)
+        return String(decoding: output, as: UTF8.self) + errors
     }
 
     /// Every packet as ffprobe reads it: stream, presentation time, size, keyframe flag
     /// (not the discard flag, which only an indexed movie's edit list sets, on AAC's
     /// priming packet).
     static func packets(_ file: String) throws -> [String] {
-        let text = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts_time,size,flags",
+        let text = try run("ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts_time,size,flags",
                                                 "-of", "csv=p=0", file])
         return text.split(separator: "\n").map { line in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -117,10 +108,10 @@ import VidrecMP4
         #expect(Array(boxes.prefix(2)) == ["ftyp", "moov"], "\(boxes.prefix(6))")
         #expect(boxes.filter { $0 == "moov" }.count == 1 && !boxes.contains("moof") && !boxes.contains("mfra"))
         #expect(boxes.filter { $0 == "ftyp" }.count == 1)
-        let probe = try Self.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=duration",
+        let probe = try Self.run("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=duration",
                                                       "-of", "csv=p=0", file])
         #expect(probe.split(separator: "\n").compactMap { Double($0) }.allSatisfy { abs($0 - 3.0) < 0.001 }, "\(probe)")
-        #expect(try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]).isEmpty, "decodes cleanly")
+        #expect(try Self.run("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]).isEmpty, "decodes cleanly")
         // Indexing an indexed movie changes nothing.
         let indexed = try Data(contentsOf: URL(fileURLWithPath: file))
         #expect(abs(try MovieFinalizer().finalize(file, trimToCommonEnd: false) - duration) < 0.001)
@@ -139,7 +130,7 @@ import VidrecMP4
         #expect(after == before ? true : false, "\(Self.difference(before, after))")
         let boxes = try Self.topLevelBoxes(file)
         #expect(boxes.last == "moov" && boxes.filter { $0 == "moov" }.count == 1 && !boxes.contains("moof"), "\(boxes)")
-        #expect(try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]).isEmpty)
+        #expect(try Self.run("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]).isEmpty)
     }
 
     /// Every write and sync of the indexing, in turn, is the one that fails (a crash or a
@@ -168,7 +159,7 @@ import VidrecMP4
             fault.turnOn(operation, after: step, errno: code)
             let failed: Bool
             do {
-                try SyscallFaults.injecting(through: fault) { try MovieFinalizer().finalize(file, trimToCommonEnd: true) }
+                _ = try SyscallFaults.injecting(through: fault) { try MovieFinalizer().finalize(file, trimToCommonEnd: true) }
                 failed = false
             } catch let error as SystemError {
                 #expect(error.errno == code && error.subject == file)
@@ -193,11 +184,11 @@ import VidrecMP4
         #expect(truncate(file, off_t(last.offset + last.size / 2)) == 0)
         let duration = try MovieFinalizer().finalize(file, trimToCommonEnd: true)
         #expect(duration > 2.5 && duration < 4.0, "\(duration) s")
-        let probe = try Self.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=duration",
+        let probe = try Self.run("ffprobe", ["-v", "error", "-show_entries", "stream=duration",
                                                       "-of", "csv=p=0", file])
         let durations = probe.split(separator: "\n").compactMap { Double($0) }
         #expect(durations.count == 2)
         #expect((durations.max()! - durations.min()!) <= 1.0 / Double(Self.rate) + 0.001, "streams end apart: \(durations)")
-        #expect(try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]).isEmpty)
+        #expect(try Self.run("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]).isEmpty)
     }
 }

@@ -83,16 +83,8 @@ import VidrecMedia
 
     /// Frame `index`'s luma plane, decoded by FFmpeg's own ffmpeg tool.
     static func decodeGrey(_ file: String, index: Int) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-i", file, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
-                             "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", file, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
+                                                 "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]).output
         // The Y plane, exactly as coded (limited range).
         return Array(data.prefix(width * height))
     }

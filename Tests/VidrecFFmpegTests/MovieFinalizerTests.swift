@@ -17,15 +17,8 @@ import VidrecMedia
     /// What ffprobe prints about the video stream of `file` (`-select_streams v:0`),
     /// as CSV without keys.
     static func probeVideo(_ file: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-select_streams", "v:0"] + arguments + ["-of", "csv=p=0", file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try FFmpegTool.text("ffprobe", ["-v", "error", "-select_streams", "v:0"] + arguments + ["-of", "csv=p=0", file])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Durations as FFmpeg's own ffprobe reports them: the video track's (`stream`), or
