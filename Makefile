@@ -19,9 +19,11 @@ build: deps
 demo: build
 	@scripts/demo $(BIN)
 
-# Everything CI runs: unit and end-to-end tests on the host, then the device tests
+# Everything CI runs: unit and end-to-end tests on the host (the live-stream ones
+# against nginx-rtmp, srt-live-transmit and ffmpeg started on 127.0.0.1), then the device tests
 # against real kernel drivers (vivid, snd-aloop) in a QEMU virtual machine.
 test: deps
+	@scripts/install-deps --servers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	@scripts/install-deps --vm

@@ -12,6 +12,7 @@
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/mathematics.h>
+#include <string.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
@@ -32,5 +33,21 @@ static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 /// `AV_TIME_BASE_Q`: the microsecond time base as a compound literal.
 static inline AVRational cffmpeg_time_base_q(void) { return (AVRational){1, AV_TIME_BASE}; }
+
+/// An `av_log` callback that leaves out what network protocols (tcp, rtmp, libsrt) log
+/// as their connection fails, and passes everything else to FFmpeg's own callback.
+/// vidrec says in one line of its own when a live stream cannot connect or is lost; the
+/// protocols' lines would repeat it at every attempt. A C function because the callback
+/// takes a `va_list`.
+static void cffmpeg_log_without_protocols(void *context, int level, const char *format, va_list arguments) {
+    if (context != NULL && level > AV_LOG_FATAL) {
+        const AVClass *class = *(const AVClass **)context;
+        if (class != NULL && class->class_name != NULL && strcmp(class->class_name, "URLContext") == 0) return;
+    }
+    av_log_default_callback(context, level, format, arguments);
+}
+
+/// Installs ``cffmpeg_log_without_protocols`` as libav*'s log callback.
+static inline void cffmpeg_log_leave_out_protocols(void) { av_log_set_callback(cffmpeg_log_without_protocols); }
 
 #endif

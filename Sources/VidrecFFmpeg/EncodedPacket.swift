@@ -33,6 +33,12 @@ public final class EncodedPacket: @unchecked Sendable {
     /// The presentation time in the encoder's time base (for video, the frame's slot).
     public var presentationTime: Int64 { pointer.pointee.pts }
 
+    /// Whether this packet is presented at or after `other`, each in its own time base.
+    /// The corresponding C function is `av_compare_ts`.
+    func startsAtOrAfter(_ other: EncodedPacket) -> Bool {
+        av_compare_ts(presentationTime, stream.timeBase, other.presentationTime, other.stream.timeBase) >= 0
+    }
+
     /// The packet's length in seconds.
     public var seconds: Double {
         Double(pointer.pointee.duration) * av_q2d(stream.timeBase)

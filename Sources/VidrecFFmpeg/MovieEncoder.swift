@@ -33,29 +33,44 @@ public final class MovieEncoder: CaptureOutput {
     ///   - containers: the containers the packets will go into; decides where the codec
     ///     headers go (MP4 and Matroska want them in the stream parameters).
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
-    public init(settings: MovieSettings, for containers: [Container]) throws {
-        let globalHeader = containers.contains { $0.wantsGlobalHeader }
+    public convenience init(settings: MovieSettings, for containers: [Container]) throws {
+        try self.init(settings: settings, globalHeader: containers.contains { $0.wantsGlobalHeader })
+    }
+
+    /// Opens the encoders that `settings` asks for, with the codec headers in the stream
+    /// parameters (`globalHeader`, for MP4, Matroska, FLV) or in the packets.
+    ///
+    /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
+    public init(settings: MovieSettings, globalHeader: Bool) throws {
         packetOwner = try OwnedPacket(subject: settings.video.codec)
         video = try VideoStreamEncoder(settings: settings.video, globalHeader: globalHeader)
         audio = try settings.audio.map { try AudioStreamEncoder(settings: $0, globalHeader: globalHeader) }
         streams = [video.stream] + (audio.map { [$0.stream] } ?? [])
     }
 
-    /// Encodes for a movie file at `path` alone: the encoder with one essential
-    /// ``MovieFileOutput``, as `vidrec start` records.
+    /// Encodes for a movie file at `path`, as `vidrec start` records: the encoder with one
+    /// essential ``MovieFileOutput``, and a ``LiveStreamOutput`` beside it for `live`.
     ///
     /// - Parameters:
     ///   - indexSeconds: the longest the recording may last, and
     ///   - maxBytes: the largest the file may be, for the room kept for its index
     ///     (``MovieFileOutput/init(path:container:streams:indexSeconds:maxBytes:)``).
+    ///   - live: a server to publish the same packets to, if any; `report` hears how
+    ///     that goes.
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
     public static func recordingFile(path: String, settings: MovieSettings,
                                      indexSeconds: Double = MovieFileOutput.defaultIndexSeconds,
-                                     maxBytes: Int64? = nil) throws -> MovieEncoder {
-        let encoder = try MovieEncoder(settings: settings, for: [settings.container])
+                                     maxBytes: Int64? = nil, live: LiveDestination? = nil,
+                                     report: @escaping @Sendable (String) -> Void = { _ in }) throws -> MovieEncoder {
+        let encoder = try MovieEncoder(settings: settings,
+                                       globalHeader: settings.container.wantsGlobalHeader || live?.wantsGlobalHeader == true)
+        // The live stream is checked first: it opens nothing, and refusing a codec then
+        // leaves no empty file behind.
+        let stream = try live.map { try LiveStreamOutput(destination: $0, streams: encoder.streams, report: report) }
         let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams,
                                        indexSeconds: indexSeconds, maxBytes: maxBytes)
         encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
+        if let stream { encoder.connect(stream, policy: .besideTheFile, threadName: "vidrec.live") }
         return encoder
     }
 

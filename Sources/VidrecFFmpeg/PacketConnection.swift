@@ -85,7 +85,10 @@ public final class PacketConnection: @unchecked Sendable {
 
     /// Ends the input: the output finishes on its own thread once it has written
     /// everything waiting. Returns at once.
-    public func finish() { worker.finish() }
+    public func finish() {
+        output.inputEnded()
+        worker.finish()
+    }
 
     /// Ends the input if that has not been done, and waits until the output has finished.
     ///

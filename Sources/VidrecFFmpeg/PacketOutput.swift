@@ -3,7 +3,7 @@
 /// packets, so three outputs cost one x264 encode.
 ///
 /// A packet output is driven from one thread at a time, its ``PacketConnection``'s, so it
-/// needs no locking of its own.
+/// needs no locking of its own; ``inputEnded()`` is the one exception.
 public protocol PacketOutput: AnyObject {
     /// A name for messages, such as `movie file /home/me/…/20261130-101500.mp4`.
     var outputName: String { get }
@@ -17,4 +17,14 @@ public protocol PacketOutput: AnyObject {
 
     /// Bytes written so far.
     var bytesWritten: Int64 { get }
+
+    /// Says that the recording is ending: what is queued is the last of it. Called on the
+    /// encoder's thread while the output's thread may be writing, so an output that acts
+    /// on it must do so atomically. A live stream then stops trying to connect, so that
+    /// a server that does not answer cannot hold up the end of the recording.
+    func inputEnded()
+}
+
+extension PacketOutput {
+    public func inputEnded() {}
 }

@@ -50,6 +50,10 @@ import Testing
         (start + ["--fit", "zoom"], "Error: The value 'zoom' is invalid for '--fit <how>': use crop, pad or stretch", 64),
         (["schedule", "*/15 * * * *", "--", "--max", "abc"], "Error: The value 'abc' is invalid for '--max <seconds>'", 64),
         (["schedule"], "Error: Missing expected argument '<cron-spec>'", 64),
+        (start + ["--live", "http://example.com/x"], "Error: The value 'http://example.com/x' is invalid for '--live <url>': vidrec publishes to rtmp://, rtmps://, srt:// and rtsp:// servers, not http://", 64),
+        (start + ["--live", "rtmp://127.0.0.1/live"], "Error: The value 'rtmp://127.0.0.1/live' is invalid for '--live <url>': an RTMP URL names an application and a stream: rtmp://host[:port]/app/stream", 64),
+        (start + ["--live", "srt://:9000"], "Error: The value 'srt://:9000' is invalid for '--live <url>': the URL names no server", 64),
+        (start + ["--live", "127.0.0.1:1935"], "Error: The value '127.0.0.1:1935' is invalid for '--live <url>': give a URL such as rtmp://host/live/stream", 64),
         // Presets.
         (start + ["--quality", "ultra"], "Error: unknown quality preset 'ultra'. Available: low, medium, high, 640x480, 1280x720, 1920x1080, 3840x2160 (or a path to a preset file)", 65),
         (start + ["--quality", "hihg"], "Error: unknown quality preset 'hihg'. Did you mean 'high'?", 65),
@@ -60,6 +64,7 @@ import Testing
         (start + ["--quality", "$HOME/odd.json"], "Error: preset '$HOME/odd.json': field 'height' must be an even whole number from 16 to 4320, not 481", 65),
         (start + ["--quality", "$HOME/fps.json"], "Error: preset '$HOME/fps.json': field 'frameRate' must be frames per second from 1 to 240", 65),
         (start + ["--quality", "$HOME/mpeg4crf.json"], "Error: the preset asks for what this FFmpeg cannot do: set crf 23 on mpeg4: Invalid argument (AVERROR -22); this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'", 65),
+        (start + ["--quality", "$HOME/opus.json", "--live", "rtmp://127.0.0.1:1/live/cam"], "Error: the preset asks for what this FFmpeg cannot do: avformat_query_codec on opus for rtmp://127.0.0.1:1/live/cam: Invalid argument (AVERROR -22); rtmp:// carries flv, which cannot hold opus; record with a preset that uses H.264 and AAC, such as 'medium'", 65),
         // Devices. (This machine has no camera; the VM tests cover the ones it has.)
         (["start", "--max", "1"], "Error: no camera found: no /dev/video* device can capture video; connect a camera, or use --camera test", 69),
         (["start", "--camera", "/dev/null"], "Error: /dev/null is not a camera: it does not answer VIDIOC_QUERYCAP (Inappropriate ioctl for device); 'vidrec devices' lists the cameras", 69),
@@ -90,6 +95,7 @@ import Testing
             "odd.json": high.replacingOccurrences(of: "\"height\": 480", with: "\"height\": 481"),
             "fps.json": high.replacingOccurrences(of: "\"frameRate\": 30", with: "\"frameRate\": 0"),
             "mpeg4crf.json": high.replacingOccurrences(of: "libx264", with: "mpeg4").replacingOccurrences(of: "\"speed\": \"veryfast\",", with: ""),
+            "opus.json": high.replacingOccurrences(of: "\"aac\"", with: "\"libopus\"").replacingOccurrences(of: "\"mp4\"", with: "\"mkv\""),
             "statefile": "not a folder",
         ]
         for (name, text) in files { try text.write(toFile: home.path + "/" + name, atomically: true, encoding: .utf8) }

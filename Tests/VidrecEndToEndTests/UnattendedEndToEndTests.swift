@@ -227,7 +227,7 @@ extension EndToEndTests {
             let ignoredMask = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
                 .flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
             #expect(ignoredMask.map { $0 & (1 << (UInt64(SIGINT) - 1)) == 0 } == true, "SigIgn: \(String(describing: ignoredMask))")
-            try Home.waitUntilRecorded(1, pid: pid, home: home.path) { shell.isRunning }
+            _ = try Home.waitUntilRecorded(1, pid: pid, home: home.path) { shell.isRunning }
             kill(pid, SIGINT)
             shell.waitUntilExit()
             #expect(shell.terminationStatus == 0)

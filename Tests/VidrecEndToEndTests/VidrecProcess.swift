@@ -62,6 +62,11 @@ final class VidrecProcess {
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), errText + String(decoding: err, as: UTF8.self))
     }
 
+    deinit {
+        // A test that failed part-way leaves no recording running behind it.
+        if process.isRunning { signaller?.send(SIGKILL) }
+    }
+
     /// Sends `number` to this vidrec, and to no other process once it has ended.
     func signal(_ number: Int32) { signaller?.send(number) }
 

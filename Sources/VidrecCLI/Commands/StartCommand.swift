@@ -55,7 +55,8 @@ struct StartCommand: VidrecCommand {
             saveName: options.saveName ?? options.nameTemplate.map { NameTemplate.expand($0, at: started) },
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize) : nil,
             startTime: started, pid: getpid())
-        let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone) {
+        let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
+                                    live: options.live) {
             context.err("vidrec: \($0)\n")
         }
         let recorder = Recorder(store: store, devices: devices,

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecFFmpeg
 import VidrecMedia
 
 /// What `vidrec start` was asked, checked: every option parsed, every conflict refused
@@ -32,6 +33,7 @@ struct StartOptions {
             .option("album", value: "dir", help: "The album folder (with --save). (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
             .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
             .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
+            .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
         ])
@@ -50,6 +52,7 @@ struct StartOptions {
     var albumPath: String?
     var keep: Int?
     var albumMaxSize: Int64?
+    var live: LiveDestination?
     var logPath: String?
     var quiet: Bool
 
@@ -95,6 +98,13 @@ struct StartOptions {
             keep = count
         }
         albumMaxSize = try StartOptions.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 100_000)
+        if let text = arguments[option: "live"] {
+            do {
+                live = try LiveDestination(parsing: text)
+            } catch {
+                throw .invalidValue(text, for: "--live <url>", reason: error.description)
+            }
+        }
         logPath = arguments[option: "log"]
         quiet = arguments.has("quiet")
         for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]

@@ -14,14 +14,17 @@ final class SystemDevices: RecordingDevices, Sendable {
     private let cameraFormat: PixelFormat?
     private let fit: VideoFit
     private let microphone: String
+    private let live: LiveDestination?
     private let report: @Sendable (String) -> Void
     private let found = Mutex<CameraDescription?>(nil)
 
     /// - Parameters:
     ///   - camera: `--camera` (`test` for the test pattern).
-    ///   - report: where the camera mode chosen is told.
-    init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String,
+    ///   - live: `--live`, a server to publish to beside the file.
+    ///   - report: where the camera mode chosen, and the live stream's news, are told.
+    init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String, live: LiveDestination? = nil,
          report: @escaping @Sendable (String) -> Void) {
+        self.live = live
         self.camera = camera
         self.cameraFormat = cameraFormat
         self.fit = fit
@@ -72,7 +75,7 @@ final class SystemDevices: RecordingDevices, Sendable {
                          byteBudget: Int64?) throws -> any CaptureOutput {
         try MovieEncoder.recordingFile(path: path, settings: settings,
                                        indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
-                                       maxBytes: byteBudget)
+                                       maxBytes: byteBudget, live: live, report: report)
     }
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {

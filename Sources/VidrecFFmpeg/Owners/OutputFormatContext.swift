@@ -22,6 +22,20 @@ final class OutputFormatContext {
         ownsIO = true
     }
 
+    /// Opens `url` (a network protocol such as `rtmp://` or `srt://`) for writing, with
+    /// `interrupt` deciding when a blocking call gives up; closed with the owner.
+    /// The corresponding C function is `avio_open2`.
+    func openURL(_ url: String, options: [(String, String)], interrupt: AVIOInterruptCB, subject: String) throws(FFmpegError) {
+        var callback = interrupt
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options {
+            av_dict_set(&dictionary, key, value, 0)
+        }
+        try check(avio_open2(&pointer.pointee.pb, url, AVIO_FLAG_WRITE, &callback, &dictionary), "avio_open2", subject)
+        ownsIO = true
+    }
+
     deinit {
         if ownsIO { avio_closep(&pointer.pointee.pb) }
         avformat_free_context(pointer)

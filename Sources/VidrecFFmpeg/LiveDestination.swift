@@ -1,0 +1,120 @@
+import CFFmpeg
+
+/// Where `--live` publishes: a media server's URL, and the libavformat muxer its
+/// protocol carries (FLV for RTMP, MPEG-TS for SRT, RTP for RTSP).
+public struct LiveDestination: Sendable, Equatable, CustomStringConvertible {
+    /// The protocols vidrec publishes to.
+    public enum Scheme: String, Sendable, CaseIterable {
+        /// RTMP (nginx-rtmp, MediaMTX, YouTube, Twitch): FLV over TCP.
+        case rtmp
+        /// RTMP over TLS.
+        case rtmps
+        /// SRT (srt-live-transmit, MediaMTX): MPEG-TS over UDP with retransmission.
+        case srt
+        /// RTSP in record mode (MediaMTX): RTP, over TCP so that no packet is lost.
+        case rtsp
+    }
+
+    /// The URL exactly as given, for libavformat.
+    public let url: String
+    /// Its protocol.
+    public let scheme: Scheme
+
+    /// Checks `text`: a URL with one of ``Scheme``'s protocols and a host.
+    ///
+    /// - Throws: a ``LiveDestination/Problem`` saying what is wrong, for a usage error.
+    public init(parsing text: String) throws(Problem) {
+        guard let separator = text.range(of: "://") else { throw .notAURL }
+        let schemeText = text[..<separator.lowerBound].lowercased()
+        guard let scheme = Scheme(rawValue: schemeText) else { throw .unsupportedScheme(schemeText) }
+        let rest = text[separator.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        guard !host.isEmpty, !host.hasPrefix(":") else { throw .noHost }
+        if scheme == .rtmp || scheme == .rtmps {
+            // rtmp://host/app/stream: nginx-rtmp and every service want both.
+            let path = rest.dropFirst(authority.count).prefix { $0 != "?" }
+            guard path.split(separator: "/").count >= 2 else { throw .noStreamName }
+        }
+        url = text
+        self.scheme = scheme
+    }
+
+    /// Why a `--live` URL was refused.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case notAURL
+        case unsupportedScheme(String)
+        case noHost
+        case noStreamName
+
+        public var description: String {
+            switch self {
+            case .notAURL: "give a URL such as rtmp://host/live/stream, srt://host:port or rtsp://host:port/path"
+            case .unsupportedScheme(let scheme): "vidrec publishes to rtmp://, rtmps://, srt:// and rtsp:// servers, not \(scheme)://"
+            case .noHost: "the URL names no server; give one such as rtmp://127.0.0.1/live/stream"
+            case .noStreamName: "an RTMP URL names an application and a stream: rtmp://host[:port]/app/stream"
+            }
+        }
+    }
+
+    /// The libavformat muxer the protocol carries.
+    var muxerName: String {
+        switch scheme {
+        case .rtmp, .rtmps: "flv"
+        case .srt: "mpegts"
+        case .rtsp: "rtsp"
+        }
+    }
+
+    /// Whether the muxer opens the connection itself (RTSP) instead of writing to an
+    /// `AVIOContext` opened for it.
+    var muxerOpensConnection: Bool { scheme == .rtsp }
+
+    /// Muxer options: RTSP over TCP (RTP over UDP would lose packets on a busy link
+    /// without saying so).
+    var muxerOptions: [(String, String)] {
+        scheme == .rtsp ? [("rtsp_transport", "tcp")] : []
+    }
+
+    /// Protocol options: SRT waits up to two seconds at the end for what the server has
+    /// not acknowledged (in live mode it would drop it at once, and the stream would lose
+    /// its last second).
+    var protocolOptions: [(String, String)] {
+        scheme == .srt ? [("linger", "2")] : []
+    }
+
+    /// Whether the muxer wants the codec headers in the stream parameters (FLV and RTSP
+    /// do; MPEG-TS repeats them in the stream).
+    var wantsGlobalHeader: Bool {
+        guard let format = av_guess_format(muxerName, nil, nil) else { return true }
+        return format.pointee.flags & AVFMT_GLOBALHEADER != 0
+    }
+
+    /// The URL for messages and logs, with secrets shortened: a password, the values of
+    /// query parameters (SRT's `passphrase`), and an RTMP stream key longer than eight
+    /// characters (services such as YouTube and Twitch use the key as the password).
+    public var description: String {
+        guard let separator = url.range(of: "://") else { return url }
+        var rest = String(url[separator.upperBound...])
+        var query = ""
+        if let mark = rest.firstIndex(of: "?") {
+            let parameters = rest[rest.index(after: mark)...].split(separator: "&").map { parameter in
+                parameter.split(separator: "=", maxSplits: 1).first.map { "\($0)=…" } ?? "…"
+            }
+            query = "?" + parameters.joined(separator: "&")
+            rest = String(rest[..<mark])
+        }
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var authority = String(rest[..<authorityEnd])
+        var path = String(rest[authorityEnd...])
+        if let at = authority.lastIndex(of: "@") {
+            let user = authority[..<at].split(separator: ":", maxSplits: 1).first ?? ""
+            authority = "\(user):…@" + authority[authority.index(after: at)...]
+        }
+        if scheme == .rtmp || scheme == .rtmps, let slash = path.lastIndex(of: "/") {
+            let key = path[path.index(after: slash)...]
+            if key.count > 8 { path = path[...slash] + key.prefix(4) + "…" }
+        }
+        return "\(url[..<separator.upperBound])\(authority)\(path)\(query)"
+    }
+}
