@@ -10,7 +10,7 @@ public enum VidrecCLI {
 
     static var commands: [any VidrecCommand.Type] { [
         StartCommand.self, StopCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
-        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self,
+        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ListCommand.self, ShowCommand.self,
     ] }
 
     static var helpSpec: CommandSpec {
@@ -44,7 +44,7 @@ public enum VidrecCLI {
                     context.out(UsageRenderer.rootHelp(allSpecs))
                     return ExitCode.success.rawValue
                 }
-                guard let spec = allSpecs.first(where: { $0.name == name }) else {
+                guard let spec = allSpecs.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
                     throw ParserError.unknownCommand(name, suggestion: Suggestion.closest(to: name, in: allSpecs.map(\.name)))
                 }
                 context.out(UsageRenderer.help(spec))
@@ -58,7 +58,7 @@ public enum VidrecCLI {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
+        guard let command = commands.first(where: { $0.spec.name == first || $0.spec.aliases.contains(first) }) else {
             let error: ParserError = first.hasPrefix("-")
                 ? .unknownOption(first, suggestion: Suggestion.closest(to: first, in: ["--help", "--version"]))
                 : .unknownCommand(first, suggestion: Suggestion.closest(to: first, in: allSpecs.map(\.name)))

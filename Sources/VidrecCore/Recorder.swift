@@ -39,6 +39,18 @@ public final class Recorder: Sendable {
         session.withLock { $0?.requestStop() }
     }
 
+    /// The tags written into the movie: what made it and when (``MovieMetadataKey``).
+    static func movieMetadata(preset: String, camera: String, microphone: String?, title: String?,
+                              startTime: Date) -> [String: String] {
+        let time = ISO8601DateFormatter()
+        time.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var tags = [MovieMetadataKey.preset: preset, MovieMetadataKey.camera: camera,
+                    MovieMetadataKey.creationTime: time.string(from: startTime)]
+        tags[MovieMetadataKey.microphone] = microphone
+        tags[MovieMetadataKey.title] = title
+        return tags
+    }
+
     /// Records as `request` asks, until a limit, ``requestStop()`` or a failure.
     ///
     /// - Parameter events: called on this thread as the recording goes (start, progress, end).
@@ -72,6 +84,9 @@ public final class Recorder: Sendable {
             sidecar.saveName = request.saveName
             return sidecar
         }
+        preset.settings.metadata = Recorder.movieMetadata(preset: preset.name, camera: camera.source.displayName,
+                                                          microphone: audio?.displayName, title: request.saveName,
+                                                          startTime: request.startTime)
         let output: any CaptureOutput
         do {
             // The file may take no more than --max-size, nor the free space above the floor.

@@ -15,6 +15,8 @@ public enum StoreError: Error, CustomStringConvertible {
     case missingFile(String)
     /// `--as` names something that is not a plain file name.
     case invalidName(String)
+    /// `vidrec show` names nothing in the album.
+    case notInAlbum(String, album: String, suggestion: String?)
 
     public var description: String {
         switch self {
@@ -30,6 +32,8 @@ public enum StoreError: Error, CustomStringConvertible {
             "cannot write to \(path): \(reason); choose another folder or fix its permissions"
         case let .missingFile(path):
             "the recording's file \(path) is missing; discard it with 'vidrec discard'"
+        case let .notInAlbum(name, album, suggestion):
+            "nothing called '\(name)' in the album \(album)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'vidrec list' shows what is there")
         case let .invalidName(name):
             "'\(name)' is not a file name; give a plain name without '/', such as --as holiday"
         }

@@ -18,12 +18,14 @@ extension Container {
     /// `VideoStreamEncoder`). The fragment headers cost about 2 KB a second; the index
     /// written at the end is not larger for them.
     ///
+    /// `use_metadata_tags` keeps vidrec's own tags (``MovieMetadataKey``) as `mdta` keys.
+    ///
     /// `delay_moov` holds the movie header back until the first fragment is cut, so
     /// that it can carry edit lists: without them, B-frame reordering and AAC priming
     /// would shift the video against the audio (by 2 frames and 1024 samples).
     var recordingOptions: [(String, String)] {
         if isFragmentedWhileRecording {
-            [("movflags", "+frag_keyframe+empty_moov+delay_moov+default_base_moof"), ("frag_duration", "100000")]
+            [("movflags", "+frag_keyframe+empty_moov+delay_moov+default_base_moof+use_metadata_tags"), ("frag_duration", "100000")]
         } else {
             [("cluster_time_limit", "100"), ("cluster_size_limit", "4194304")]
         }

@@ -68,7 +68,7 @@ public final class MovieEncoder: CaptureOutput {
         // leaves no empty file behind.
         let stream = try live.map { try LiveStreamOutput(destination: $0, streams: encoder.streams, report: report) }
         let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams,
-                                       indexSeconds: indexSeconds, maxBytes: maxBytes)
+                                       indexSeconds: indexSeconds, maxBytes: maxBytes, metadata: settings.metadata)
         encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
         if let stream { encoder.connect(stream, policy: .besideTheFile, threadName: "vidrec.live") }
         return encoder

@@ -40,9 +40,11 @@ public final class MovieFileOutput: PacketOutput {
     ///     for the index is sized for (a longer one has its index at the end).
     ///   - maxBytes: the most the file may take (its size limit, or the free space left),
     ///     if known; the room takes at most a twentieth of it.
+    ///   - metadata: tags for the movie (``MovieSettings/metadata``).
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the codec, option or file.
     public init(path: String, container: Container, streams encoded: [EncodedStream],
-                indexSeconds: Double = MovieFileOutput.defaultIndexSeconds, maxBytes: Int64? = nil) throws {
+                indexSeconds: Double = MovieFileOutput.defaultIndexSeconds, maxBytes: Int64? = nil,
+                metadata settingsMetadata: [String: String] = [:]) throws {
         self.path = path
         let muxerName = container.muxerName
         muxer = try OutputFormatContext(muxer: muxerName, path: path)
@@ -53,6 +55,9 @@ public final class MovieFileOutput: PacketOutput {
         }
         io = try FileOutputIO(creating: path, reserving: container.isFragmentedWhileRecording
                               ? MovieFileOutput.indexReservation(for: encoded, seconds: indexSeconds, maxBytes: maxBytes) : [])
+        for (key, value) in settingsMetadata {
+            av_dict_set(&format.pointee.metadata, key, value, 0)
+        }
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
         var options: OpaquePointer?

@@ -2,8 +2,8 @@ import CFFmpeg
 import VidrecMedia
 
 /// Reads a movie's streams by demuxing every packet (no decoding), which also works on
-/// a fragmented file cut short by a crash.
-public struct MovieProbe: Sendable {
+/// a fragmented file cut short by a crash; or describes it from its header alone.
+public struct MovieProbe: MovieDescribing {
     /// Creates a probe.
     public init() {}
 
@@ -34,5 +34,41 @@ public struct MovieProbe: Sendable {
             streams[index].duration = max(streams[index].duration, end)
         }
         return MovieInfo(streams: streams)
+    }
+
+    /// Describes `path` from its header: duration, picture size and rate, codecs, tags.
+    /// The corresponding C functions are `avformat_open_input`,
+    /// `avformat_find_stream_info` and `av_dict_get`.
+    ///
+    /// - Throws: ``FFmpegError`` when the file cannot be opened as a movie or picture.
+    public func describe(_ path: String) throws -> MovieDescription {
+        let demuxer = try InputFormatContext(path: path)
+        defer { withExtendedLifetime(demuxer) {} }
+        let input = demuxer.pointer
+        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", path)
+        var description = MovieDescription(duration: 0, width: nil, height: nil, frameRate: nil, codecs: [], tags: [:])
+        if input.pointee.duration > 0 { description.duration = Double(input.pointee.duration) / Double(AV_TIME_BASE) }
+        var video: [String] = [], other: [String] = []
+        for index in 0..<Int(input.pointee.nb_streams) {
+            guard let stream = input.pointee.streams[index] else { continue }
+            let parameters = stream.pointee.codecpar.pointee
+            let codec = String(cString: avcodec_get_name(parameters.codec_id))
+            if parameters.codec_type == AVMEDIA_TYPE_VIDEO, description.width == nil {
+                video.append(codec)
+                description.width = Int(parameters.width)
+                description.height = Int(parameters.height)
+                let rate = stream.pointee.avg_frame_rate
+                if rate.num > 0, rate.den > 0, parameters.codec_id != AV_CODEC_ID_MJPEG { description.frameRate = av_q2d(rate) }
+            } else {
+                other.append(codec)
+            }
+        }
+        description.codecs = video + other
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(input.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            description.tags[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
+            entry = next
+        }
+        return description
     }
 }

@@ -6,6 +6,9 @@ public struct MovieSettings: Sendable, Equatable {
     public var video: VideoEncoding
     /// The audio stream's encoding, or `nil` for a silent movie.
     public var audio: AudioEncoding?
+    /// Tags written into the movie, for other tools and for `vidrec list`:
+    /// ``MovieMetadataKey``s and libavformat's own (`title`, `creation_time`).
+    public var metadata: [String: String] = [:]
 
     /// Creates settings.
     public init(container: Container, video: VideoEncoding, audio: AudioEncoding?) {

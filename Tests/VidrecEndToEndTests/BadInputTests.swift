@@ -84,6 +84,9 @@ import Testing
         (["stop"], "Error: no recording in progress; start one with 'vidrec start'", 66),
         (["stop", "nosuch"], "Error: no running recording 'nosuch'; nothing is recording", 66),
         (["recover"], "Error: nothing to recover: no recording was interrupted", 66),
+        (["show", "nosuch"], "Error: nothing called 'nosuch' in the album $HOME/Videos/vidrec; 'vidrec list' shows what is there", 66),
+        (["show"], "Error: Missing expected argument '<name>'", 64),
+        (["list", "--album", "$HOME/broken.json"], "Error: album $HOME/broken.json is not a folder; remove it or choose another album with --album DIR", 73),
     ]
 
     static func prepare(_ home: Home) throws {

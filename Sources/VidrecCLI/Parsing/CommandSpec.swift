@@ -11,10 +11,14 @@ public struct CommandSpec: Sendable {
     /// Whether everything after `--` is kept as ``ParsedArguments/rest`` (for
     /// `schedule`, which passes options on to `start`).
     public var passesRest = false
+    /// Other names the command answers to (`album` for `list`).
+    public var aliases: [String] = []
 
     /// Creates a spec.
-    public init(name: String, abstract: String, discussion: String, arguments: [ArgumentSpec], passesRest: Bool = false) {
+    public init(name: String, aliases: [String] = [], abstract: String, discussion: String, arguments: [ArgumentSpec],
+                passesRest: Bool = false) {
         self.name = name
+        self.aliases = aliases
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = arguments

@@ -49,7 +49,9 @@ public struct UsageRenderer: Sendable {
             "",
             "SUBCOMMANDS:",
         ]
-        for command in commands { lines.append(row(command.name, command.abstract)) }
+        for command in commands {
+            lines.append(row(([command.name] + command.aliases).joined(separator: ", "), command.abstract))
+        }
         lines += ["", "  See '\(program) help <subcommand>' for detailed help."]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -21,7 +21,7 @@ enum RuntimeFailure {
             return (error.description, .dataError)
         case let error as StoreError:
             switch error {
-            case .nothingPending, .unknownID, .missingFile: return (error.description, .noInput)
+            case .nothingPending, .unknownID, .missingFile, .notInAlbum: return (error.description, .noInput)
             case .stillRecording: return (error.description, .temporaryFailure)
             case .albumNotAFolder, .cannotWrite: return (error.description, .cannotCreate)
             case .invalidName: return (error.description, .usage)

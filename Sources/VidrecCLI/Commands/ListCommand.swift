@@ -1,0 +1,78 @@
+import Foundation
+import VidrecCore
+import VidrecFFmpeg
+
+/// `vidrec list` (or `vidrec album`): what is in the album, newest first.
+struct ListCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "list", aliases: ["album"],
+        abstract: "List the movies and photos in the album, newest first.",
+        discussion: "Items that vidrec did not save (copied in by hand) are listed too, marked with '*' (\"madeByVidrec\": false in JSON); vidrec never changes or removes them.",
+        arguments: [
+            .option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+            .flag("json", help: "Print JSON for scripts."),
+        ])
+
+    var albumPath: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        albumPath = arguments[option: "album"]
+        json = arguments.has("json")
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let catalog = AlbumCatalog(album: context.album(albumPath), manifest: context.manifest, describer: MovieProbe())
+        let items = try catalog.items()
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: items.map(ListCommand.row), options: [.prettyPrinted, .sortedKeys])
+            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            return .success
+        }
+        guard !items.isEmpty else {
+            context.out("the album \(catalog.album.path) is empty; save a recording with 'vidrec save' or 'vidrec start --save'\n")
+            return .success
+        }
+        let table = [["NAME", "DATE", "DURATION", "RESOLUTION", "PRESET", "SIZE", "CAMERA"]] + items.map { item in
+            [(item.madeByVidrec ? "" : "*") + item.name, ListCommand.dateText(item.date),
+             item.kind == .photo ? "photo" : item.movie.map { String(format: "%.1f s", $0.duration) } ?? "unreadable",
+             item.resolution ?? "-", item.preset ?? "-", ByteCount.format(item.bytes), item.camera ?? "-"]
+        }
+        let widths = (0..<table[0].count).map { column in table.map { $0[column].count }.max() ?? 0 }
+        for row in table {
+            let cells = row.enumerated().map { column, text in
+                column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }
+            context.out(cells.joined(separator: "  ") + "\n")
+        }
+        if items.contains(where: { !$0.madeByVidrec }) { context.out("* not saved by vidrec\n") }
+        return .success
+    }
+
+    /// One item as JSON.
+    static func row(_ item: AlbumItem) -> [String: Any] {
+        var row: [String: Any] = [
+            "name": item.name, "path": item.path, "kind": item.kind.rawValue, "bytes": item.bytes,
+            "date": ISO8601DateFormatter().string(from: item.date), "madeByVidrec": item.madeByVidrec,
+        ]
+        if let movie = item.movie {
+            row["duration"] = movie.duration
+            row["codecs"] = movie.codecs
+            row["width"] = movie.width
+            row["height"] = movie.height
+            row["frameRate"] = movie.frameRate
+            row["title"] = movie.tags["title"]
+        }
+        row["preset"] = item.preset
+        row["camera"] = item.camera
+        row["unreadable"] = item.unreadable
+        return row
+    }
+
+    /// `2026-11-30 10:15`, in local time.
+    static func dateText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import VidrecCore
+import VidrecFFmpeg
+
+/// `vidrec show NAME`: everything known about one item in the album.
+struct ShowCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show everything known about one movie or photo in the album.",
+        discussion: "NAME is the file's name in the album, with or without its extension, as 'vidrec list' shows it.",
+        arguments: [
+            .positional("name", optional: false, help: "The item's name."),
+            .option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+            .flag("json", help: "Print JSON for scripts."),
+        ])
+
+    var name: String
+    var albumPath: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        name = arguments.positionals["name"] ?? ""
+        albumPath = arguments[option: "album"]
+        json = arguments.has("json")
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let catalog = AlbumCatalog(album: context.album(albumPath), manifest: context.manifest, describer: MovieProbe())
+        let item = try catalog.item(named: name)
+        var row = ListCommand.row(item)
+        row["tags"] = item.movie?.tags
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: row, options: [.prettyPrinted, .sortedKeys])
+            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            return .success
+        }
+        var lines = [
+            ("name", item.name), ("path", item.path), ("kind", item.kind.rawValue),
+            ("recorded", ListCommand.dateText(item.date)), ("size", ByteCount.format(item.bytes)),
+            ("saved by vidrec", item.madeByVidrec ? "yes" : "no (vidrec never changes or removes it)"),
+        ]
+        if let movie = item.movie {
+            if item.kind == .video { lines.append(("duration", String(format: "%.3f s", movie.duration))) }
+            if let resolution = item.resolution { lines.append(("resolution", resolution)) }
+            if let rate = movie.frameRate { lines.append(("frame rate", String(format: "%g fps", rate))) }
+            lines.append(("codecs", movie.codecs.joined(separator: ", ")))
+            for (key, value) in movie.tags.sorted(by: { $0.key < $1.key }) { lines.append((key, value)) }
+        }
+        if let unreadable = item.unreadable { lines.append(("unreadable", unreadable)) }
+        let width = lines.map(\.0.count).max() ?? 0
+        for (key, value) in lines {
+            context.out(key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value + "\n")
+        }
+        return .success
+    }
+}

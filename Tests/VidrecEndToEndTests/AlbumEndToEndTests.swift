@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+extension EndToEndTests {
+    /// `vidrec list` / `album` and `vidrec show`: the album as something to browse, read
+    /// from the files' own headers and tags (which other tools see too).
+    @Suite struct AlbumEndToEndTests {
+        static let start = ["start", "--camera", "test", "--mic", "test", "--max", "1", "--save"]
+
+        @Test func listShowsEveryItemNewestFirstWithWhatMadeIt() throws {
+            let home = try Home()
+            #expect(try VidrecProcess.run(["list"], home: home.path).out.contains("is empty"))
+            let first = try VidrecProcess.run(Self.start + ["--quality", "low", "--as", "first"], home: home.path)
+            #expect(first.code == 0, "\(first.err)")
+            let second = try VidrecProcess.run(Self.start + ["--quality", "medium", "--as", "second"], home: home.path)
+            #expect(second.code == 0, "\(second.err)")
+            // A movie copied in by hand, older than both; a hidden folder and a text file
+            // that are not listed.
+            let handmade = home.album + "/handmade.mp4"
+            _ = try Probe.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=10", "-t", "2", handmade])
+            let old = Date(timeIntervalSince1970: 1_600_000_000)
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: handmade)
+            try FileManager.default.createDirectory(atPath: home.album + "/.thumbnails", withIntermediateDirectories: true)
+            _ = try Probe.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48", "-frames:v", "1", home.album + "/.thumbnails/x.jpg"])
+            try "notes".write(toFile: home.album + "/notes.txt", atomically: true, encoding: .utf8)
+            let before = try FileManager.default.attributesOfItem(atPath: handmade)
+
+            let listed = try VidrecProcess.run(["album", "--json"], home: home.path)
+            #expect(listed.code == 0, "\(listed.err)")
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])
+            #expect(rows.map { $0["name"] as? String } == ["second.mp4", "first.mp4", "handmade.mp4"])
+            #expect(rows.map { $0["madeByVidrec"] as? Bool } == [true, true, false])
+            #expect(rows.map { $0["preset"] as? String } == ["medium", "low", nil])
+            #expect(rows.map { $0["camera"] as? String } == ["test pattern", "test pattern", nil])
+            #expect(rows.map { $0["width"] as? Int } == [1280, 640, 320])
+            #expect(rows.map { $0["height"] as? Int } == [720, 360, 240])
+            #expect(rows.map { $0["title"] as? String } == ["second", "first", nil])
+            let durations = rows.compactMap { $0["duration"] as? Double }
+            #expect(durations.count == 3 && abs(durations[0] - 1) < 0.05 && abs(durations[1] - 1) < 0.05 && abs(durations[2] - 2) < 0.05,
+                    "\(durations)")
+            #expect(rows[2]["date"] as? String == "2020-09-13T12:26:40Z", "a file without tags is dated by its modification time")
+
+            // The table marks what vidrec did not save; listing touched nothing.
+            let table = try VidrecProcess.run(["list"], home: home.path)
+            #expect(table.out.split(separator: "\n").first?.hasPrefix("NAME") == true, "\(table.out)")
+            #expect(table.out.contains("\n*handmade.mp4 "), "\(table.out)")
+            #expect(table.out.hasSuffix("* not saved by vidrec\n"))
+            let after = try FileManager.default.attributesOfItem(atPath: handmade)
+            #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+            #expect(after[.size] as? Int == before[.size] as? Int)
+
+            // The tags are in the movie, for other tools too.
+            let format = try #require(try Probe.json(["-show_format", home.album + "/first.mp4"])["format"] as? [String: Any])
+            let tags = try #require(format["tags"] as? [String: String])
+            #expect(tags["com.vidrec.preset"] == "low")
+            #expect(tags["com.vidrec.camera"] == "test pattern")
+            #expect(tags["title"] == "first")
+            #expect(tags["creation_time"]?.hasPrefix("20") == true)
+
+            let shown = try VidrecProcess.run(["show", "first"], home: home.path)
+            #expect(shown.code == 0, "\(shown.err)")
+            #expect(shown.out.contains("\nresolution             640x360\n"), "\(shown.out)")
+            #expect(shown.out.contains("\ncom.vidrec.microphone  test tone (1 kHz)\n"), "\(shown.out)")
+            let missing = try VidrecProcess.run(["show", "frist"], home: home.path)
+            #expect(missing.code == 66)
+            #expect(missing.err.hasPrefix("Error: nothing called 'frist' in the album \(home.album); did you mean 'first'?"), "\(missing.err)")
+        }
+    }
+}
