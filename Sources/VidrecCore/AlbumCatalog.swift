@@ -41,6 +41,8 @@ public struct AlbumCatalog: Sendable {
             var item = AlbumItem(name: name, path: path, kind: Self.photoExtensions.contains(ext) ? .photo : .video,
                                  date: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)), bytes: Int64(info.st_size),
                                  madeByVidrec: saved.contains(name))
+            let thumbnail = AlbumSaver.thumbnailPath(for: path)
+            if FileSystem.isDirectory(thumbnail) == false, (try? FileSystem.status(thumbnail)) != nil { item.thumbnail = thumbnail }
             do {
                 let description = try describer.describe(path)
                 item.movie = description

@@ -25,6 +25,8 @@ public struct AlbumItem: Sendable {
     public var movie: MovieDescription?
     /// Why the header could not be read, if it could not.
     public var unreadable: String?
+    /// Its poster frame in `.thumbnails/`, if there is one.
+    public var thumbnail: String?
 
     /// The quality preset it was recorded with, from its tags.
     public var preset: String? { movie?.tags[MovieMetadataKey.preset] }

@@ -11,25 +11,54 @@ public struct AlbumSaver: Sendable {
     public let manifest: AlbumManifest
     /// Rewrites fragments into an indexed movie (or recovers a killed recording).
     public let finalizer: any MovieFinalizing
+    /// Makes the saved movie's poster frame for `.thumbnails/` (`nil`: none).
+    public let posterFrames: (any PosterFrameMaking)?
+
+    /// The poster frames' width, in pixels.
+    public static let thumbnailWidth = 320
 
     /// Creates a saver; see the properties for the meaning of each argument.
-    public init(store: RecordingStore, manifest: AlbumManifest, finalizer: any MovieFinalizing) {
+    public init(store: RecordingStore, manifest: AlbumManifest, finalizer: any MovieFinalizing,
+                posterFrames: (any PosterFrameMaking)? = nil) {
         self.store = store
         self.manifest = manifest
         self.finalizer = finalizer
+        self.posterFrames = posterFrames
+    }
+
+    /// Where the poster frame of the album file `path` goes: `.thumbnails/NAME.jpg` beside
+    /// it (`door.mp4` → `.thumbnails/door.mp4.jpg`, so that a movie and a photo of the
+    /// same name do not share one).
+    public static func thumbnailPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".thumbnails")
+            .appendingPathComponent(url.lastPathComponent + ".jpg").path
     }
 
     /// Saves `entry` into `request`'s album under `name` (or the name chosen at start,
     /// or `vidrec-ID`), then removes vidrec's oldest recordings beyond the album's limits.
     ///
-    /// - Returns: the saved path, and the paths removed from the album.
+    /// A poster frame that cannot be made (a movie without video) costs nothing but the
+    /// thumbnail: the movie is saved.
+    ///
+    /// - Returns: the saved path, and the paths removed from the album (whose thumbnails
+    ///   are removed with them).
     public func save(_ entry: RecordingStore.Entry, to request: SaveRequest, name: String? = nil) throws
         -> (saved: String, removed: [String]) {
         let saved = try store.commit(entry, to: request.album, name: name, finalizer: finalizer)
         try manifest.recordSave(saved)
+        makeThumbnail(for: saved)
         guard request.keep != nil || request.albumMaxSize != nil else { return (saved, []) }
         let album = URL(fileURLWithPath: saved).deletingLastPathComponent().path
         let removed = try manifest.prune(album: album, keep: request.keep, maxBytes: request.albumMaxSize)
+        for path in removed { FileSystem.removeQuietly(AlbumSaver.thumbnailPath(for: path)) }
         return (saved, removed)
+    }
+
+    private func makeThumbnail(for saved: String) {
+        guard let posterFrames, let jpeg = try? posterFrames.posterFrame(of: saved, width: AlbumSaver.thumbnailWidth) else { return }
+        let path = AlbumSaver.thumbnailPath(for: saved)
+        try? FileSystem.makeDirectory((path as NSString).deletingLastPathComponent, mode: 0o755)
+        try? AtomicFile.write(Data(jpeg), to: path, durable: false)
     }
 }

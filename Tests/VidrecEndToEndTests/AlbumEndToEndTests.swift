@@ -40,6 +40,14 @@ extension EndToEndTests {
                     "\(durations)")
             #expect(rows[2]["date"] as? String == "2020-09-13T12:26:40Z", "a file without tags is dated by its modification time")
 
+            // A poster frame for each saved movie, a second in, 320 pixels wide.
+            #expect(rows.map { $0["thumbnail"] as? String } == [home.album + "/.thumbnails/second.mp4.jpg",
+                                                                home.album + "/.thumbnails/first.mp4.jpg", nil])
+            for (name, height) in [("first", 180), ("second", 180)] {
+                let thumbnail = try #require(try Probe.streams(home.album + "/.thumbnails/\(name).mp4.jpg").first)
+                #expect(thumbnail.codec == "mjpeg" && thumbnail.width == 320 && thumbnail.height == height)
+            }
+
             // The table marks what vidrec did not save; listing touched nothing.
             let table = try VidrecProcess.run(["list"], home: home.path)
             #expect(table.out.split(separator: "\n").first?.hasPrefix("NAME") == true, "\(table.out)")

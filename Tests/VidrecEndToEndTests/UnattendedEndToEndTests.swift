@@ -87,6 +87,9 @@ extension EndToEndTests {
             }
             let left = Set(home.files(in: home.album, ending: ".mp4"))
             #expect(left == [home.album + "/holiday.mp4", saved[1], saved[2]])
+            // The removed recording's poster frame goes with it.
+            #expect(Set(home.files(in: home.album + "/.thumbnails", ending: ".jpg")) ==
+                    [home.album + "/.thumbnails/clip1.mp4.jpg", home.album + "/.thumbnails/clip2.mp4.jpg"])
         }
 
         @Test func scheduleQuotesForCronAndInstallsThroughCrontab() throws {

@@ -66,6 +66,7 @@ struct ListCommand: VidrecCommand {
         row["preset"] = item.preset
         row["camera"] = item.camera
         row["unreadable"] = item.unreadable
+        row["thumbnail"] = item.thumbnail
         return row
     }
 

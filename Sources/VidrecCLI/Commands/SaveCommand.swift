@@ -31,7 +31,7 @@ struct SaveCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
         let entry = try id.map { try store.entry(id: $0) } ?? store.newestSavable(command: "save")
-        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer())
+        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame())
         let (saved, _) = try saver.save(entry, to: SaveRequest(album: context.album(albumPath)), name: name)
         context.out(saved + "\n")
         return .success

@@ -1,0 +1,127 @@
+import CFFmpeg
+import VidrecMedia
+
+/// A movie's poster frame as a JPEG (`.thumbnails/NAME.jpg` in the album): the picture
+/// about a second in (past a camera's first, often dark, frames), scaled to the width
+/// asked for, keeping the aspect ratio, encoded with libavcodec's MJPEG encoder.
+public struct PosterFrame: PosterFrameMaking {
+    /// How far into the movie the picture is taken, in seconds.
+    public static let offset = 1.0
+
+    /// Creates a poster-frame maker.
+    public init() {}
+
+    /// Decodes from the keyframe before ``offset`` up to the first picture at or after it
+    /// (or the last one of a shorter movie), scales it, and encodes it as a JPEG.
+    /// The corresponding C functions are `av_seek_frame`, `avcodec_send_packet`,
+    /// `avcodec_receive_frame`, `sws_scale` and `avcodec_send_frame` (`mjpeg`).
+    ///
+    /// - Throws: ``FFmpegError`` when the movie has no video or cannot be decoded.
+    public func posterFrame(of movie: String, width: Int) throws -> [UInt8] {
+        let jpeg = "the poster frame of \(movie)"
+        let demuxer = try InputFormatContext(path: movie)
+        let input = demuxer.pointer
+        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", movie)
+        var decoderCodec: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(input, AVMEDIA_TYPE_VIDEO, -1, -1, &decoderCodec, 0)
+        try check(index, "av_find_best_stream", "\(movie): a video stream")
+        guard let codec = decoderCodec, let stream = input.pointee.streams[Int(index)] else {
+            throw FFmpegError("avcodec_find_decoder", movie, code: cffmpeg_averror(ENOSYS))
+        }
+        let decoder = try CodecContext(codec: codec, subject: movie)
+        try check(avcodec_parameters_to_context(decoder.pointer, stream.pointee.codecpar), "avcodec_parameters_to_context", movie)
+        try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2", movie)
+        let target = av_rescale_q(Int64(PosterFrame.offset * Double(AV_TIME_BASE)), cffmpeg_time_base_q(), stream.pointee.time_base)
+        // A movie shorter than the offset has no keyframe there: start from the beginning.
+        _ = av_seek_frame(input, index, target, AVSEEK_FLAG_BACKWARD)
+
+        let packetOwner = try OwnedPacket(subject: movie)
+        let frameOwner = try OwnedFrame(subject: movie)
+        let picked = try OwnedFrame(subject: movie)
+        var havePicture = false
+        var draining = false
+        decoding: while true {
+            let packet = packetOwner.pointer
+            if !draining {
+                let read = av_read_frame(input, packet)
+                if read == cffmpeg_averror_eof() {
+                    draining = true
+                    try check(avcodec_send_packet(decoder.pointer, nil), "avcodec_send_packet", movie)
+                } else {
+                    try check(read, "av_read_frame", movie)
+                    defer { av_packet_unref(packet) }
+                    guard packet.pointee.stream_index == index else { continue }
+                    let sent = avcodec_send_packet(decoder.pointer, packet)
+                    if sent < 0 && sent != cffmpeg_averror_eagain() { try check(sent, "avcodec_send_packet", movie) }
+                }
+            }
+            while true {
+                let received = avcodec_receive_frame(decoder.pointer, frameOwner.pointer)
+                if received == cffmpeg_averror_eof() { break decoding }
+                if received == cffmpeg_averror_eagain() { break }
+                try check(received, "avcodec_receive_frame", movie)
+                av_frame_unref(picked.pointer)
+                av_frame_move_ref(picked.pointer, frameOwner.pointer)
+                havePicture = true
+                if picked.pointer.pointee.best_effort_timestamp >= target { break decoding }
+            }
+        }
+        guard havePicture else {
+            throw FFmpegError("avcodec_receive_frame", "\(movie): no picture decoded", code: cffmpeg_averror_eof())
+        }
+        return try PosterFrame.encodeJPEG(picked.pointer, width: width, subject: jpeg)
+    }
+
+    /// Scales `picture` to `width` (even, keeping the aspect ratio and the pixels'
+    /// shape) in full-range YUV 4:2:0 and encodes it as a JPEG.
+    private static func encodeJPEG(_ picture: UnsafeMutablePointer<AVFrame>, width: Int, subject jpeg: String) throws -> [UInt8] {
+        let source = picture.pointee
+        var aspect = source.sample_aspect_ratio
+        if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
+        let shownWidth = Double(source.width) * av_q2d(aspect)
+        let outputWidth = Int32(max(16, min(width, Int(shownWidth))) & ~1)
+        let outputHeight = Int32(max(2, Int((Double(outputWidth) * Double(source.height) / shownWidth).rounded())) & ~1)
+
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
+            throw FFmpegError("avcodec_find_encoder", "mjpeg", code: cffmpeg_averror(ENOSYS), hint: "this FFmpeg has no JPEG encoder")
+        }
+        let encoder = try CodecContext(codec: codec, subject: jpeg)
+        let context = encoder.pointer
+        context.pointee.width = outputWidth
+        context.pointee.height = outputHeight
+        context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
+        context.pointee.time_base = AVRational(num: 1, den: 1)
+        context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+        context.pointee.global_quality = 3 * FF_QP2LAMBDA
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2", "mjpeg for \(jpeg)")
+
+        let scaled = try OwnedFrame(subject: jpeg)
+        let frame = scaled.pointer
+        frame.pointee.width = outputWidth
+        frame.pointee.height = outputHeight
+        frame.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
+        frame.pointee.quality = context.pointee.global_quality
+        frame.pointee.pts = 0
+        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", jpeg)
+        let scaler = Scaler()
+        let sws = try scaler.context(from: source.width, source.height, AVPixelFormat(source.format),
+                                     to: outputWidth, outputHeight, AV_PIX_FMT_YUVJ420P, subject: jpeg)
+        try withUnsafePointer(to: picture.pointee.data) { sourceData in
+            try withUnsafePointer(to: picture.pointee.linesize) { sourceStrides in
+                try withUnsafeMutablePointer(to: &frame.pointee.data) { outputData in
+                    try withUnsafeMutablePointer(to: &frame.pointee.linesize) { outputStrides in
+                        let rows = sws_scale(sws,
+                                             UnsafeRawPointer(sourceData).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), UnsafeRawPointer(sourceStrides).assumingMemoryBound(to: Int32.self),
+                                             0, source.height,
+                                             UnsafeMutableRawPointer(outputData).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self), UnsafeMutableRawPointer(outputStrides).assumingMemoryBound(to: Int32.self))
+                        try check(rows, "sws_scale", jpeg)
+                    }
+                }
+            }
+        }
+        let packetOwner = try OwnedPacket(subject: jpeg)
+        try check(avcodec_send_frame(context, frame), "avcodec_send_frame", jpeg)
+        try check(avcodec_receive_packet(context, packetOwner.pointer), "avcodec_receive_packet", jpeg)
+        return Array(UnsafeBufferPointer(start: packetOwner.pointer.pointee.data, count: Int(packetOwner.pointer.pointee.size)))
+    }
+}
