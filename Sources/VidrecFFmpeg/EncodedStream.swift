@@ -20,6 +20,8 @@ public final class EncodedStream: @unchecked Sendable {
     let timeBase: AVRational
     /// The frame rate, for video; `{0, 1}` for audio.
     let frameRate: AVRational
+    /// How far players turn the picture clockwise, in degrees (``VideoEncoding/rotation``).
+    var rotation = 0
     private let parameters: OwnedCodecParameters
 
     init(kind: MediaKind, encoder: UnsafePointer<AVCodecContext>, name: String) throws(FFmpegError) {
@@ -41,7 +43,8 @@ public final class EncodedStream: @unchecked Sendable {
     /// The codec's identifier.
     var codecID: AVCodecID { parameters.pointer.pointee.codec_id }
 
-    /// Adds this stream to `format`, with a copy of the encoder's parameters.
+    /// Adds this stream to `format`, with a copy of the encoder's parameters (and the
+    /// display matrix of a rotation).
     ///
     /// The corresponding C functions are `avformat_new_stream` and
     /// `avcodec_parameters_copy`.
@@ -50,6 +53,15 @@ public final class EncodedStream: @unchecked Sendable {
         try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy", subject)
         stream.pointee.time_base = timeBase
         if kind == .video { stream.pointee.avg_frame_rate = frameRate }
+        if kind == .video, rotation != 0 {
+            // av_display_rotation_set's angle turns the shown picture clockwise (ffprobe
+            // then reports the matrix as a rotation of minus that, as for a phone's
+            // portrait video).
+            let size = 9 * MemoryLayout<Int32>.size
+            let matrix = try allocated(av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size),
+                                       "av_stream_new_side_data", subject)
+            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(rotation)) }
+        }
         return stream
     }
 }

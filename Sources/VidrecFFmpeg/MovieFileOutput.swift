@@ -51,6 +51,11 @@ public final class MovieFileOutput: PacketOutput {
         packetOwner = try OwnedPacket(subject: path)
         for stream in encoded {
             try MovieFileOutput.checkCodec(of: stream, fitsIn: muxer.pointer, container: container)
+            if stream.rotation != 0, !container.isFragmentedWhileRecording {
+                throw FFmpegError("--rotate", "\(container)", code: cffmpeg_averror(EINVAL),
+                                  hint: "only MP4 and MOV carry a rotation for players; use a preset with the mp4 container, or leave out --rotate",
+                                  kind: .unsupportedSettings)
+            }
             streams[stream.kind] = try stream.addStream(to: muxer.pointer, subject: path)
         }
         io = try FileOutputIO(creating: path, reserving: container.isFragmentedWhileRecording

@@ -69,12 +69,20 @@ public struct PosterFrame: PosterFrameMaking {
         guard havePicture else {
             throw FFmpegError("avcodec_receive_frame", "\(movie): no picture decoded", code: cffmpeg_averror_eof())
         }
-        return try PosterFrame.encodeJPEG(picked.pointer, width: width, subject: jpeg)
+        // Upright, as players show it: a display matrix (vidrec's --rotate, a phone's
+        // portrait movie) turns the picture by a multiple of 90 degrees.
+        var clockwise = 0
+        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) {
+            let counterClockwise = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+            if counterClockwise.isFinite { clockwise = ((-Int(counterClockwise.rounded()) % 360) + 360) % 360 }
+        }
+        return try PosterFrame.encodeJPEG(picked.pointer, width: width, turnedClockwise: clockwise, subject: jpeg)
     }
 
     /// Scales `picture` to `width` (even, keeping the aspect ratio and the pixels'
     /// shape) in full-range YUV 4:2:0 and encodes it as a JPEG.
-    private static func encodeJPEG(_ picture: UnsafeMutablePointer<AVFrame>, width: Int, subject jpeg: String) throws -> [UInt8] {
+    private static func encodeJPEG(_ picture: UnsafeMutablePointer<AVFrame>, width: Int, turnedClockwise degrees: Int,
+                                   subject jpeg: String) throws -> [UInt8] {
         let source = picture.pointee
         var aspect = source.sample_aspect_ratio
         if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
@@ -82,13 +90,14 @@ public struct PosterFrame: PosterFrameMaking {
         let outputWidth = Int32(max(16, min(width, Int(shownWidth))) & ~1)
         let outputHeight = Int32(max(2, Int((Double(outputWidth) * Double(source.height) / shownWidth).rounded())) & ~1)
 
+        let turned = degrees == 90 || degrees == 270
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
             throw FFmpegError("avcodec_find_encoder", "mjpeg", code: cffmpeg_averror(ENOSYS), hint: "this FFmpeg has no JPEG encoder")
         }
         let encoder = try CodecContext(codec: codec, subject: jpeg)
         let context = encoder.pointer
-        context.pointee.width = outputWidth
-        context.pointee.height = outputHeight
+        context.pointee.width = turned ? outputHeight : outputWidth
+        context.pointee.height = turned ? outputWidth : outputHeight
         context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
         context.pointee.time_base = AVRational(num: 1, den: 1)
         context.pointee.flags |= AV_CODEC_FLAG_QSCALE
@@ -119,9 +128,43 @@ public struct PosterFrame: PosterFrameMaking {
                 }
             }
         }
+        let upright = try degrees == 0 ? scaled : turn(scaled, clockwise: degrees, subject: jpeg)
         let packetOwner = try OwnedPacket(subject: jpeg)
-        try check(avcodec_send_frame(context, frame), "avcodec_send_frame", jpeg)
+        try check(avcodec_send_frame(context, upright.pointer), "avcodec_send_frame", jpeg)
         try check(avcodec_receive_packet(context, packetOwner.pointer), "avcodec_receive_packet", jpeg)
         return Array(UnsafeBufferPointer(start: packetOwner.pointer.pointee.data, count: Int(packetOwner.pointer.pointee.size)))
+    }
+
+    /// A copy of the YUV 4:2:0 picture `source` turned clockwise by 90, 180 or 270 degrees,
+    /// plane by plane.
+    private static func turn(_ source: OwnedFrame, clockwise degrees: Int, subject: String) throws -> OwnedFrame {
+        let input = source.pointer
+        let width = Int(input.pointee.width), height = Int(input.pointee.height)
+        let turned = try OwnedFrame(subject: subject)
+        let output = turned.pointer
+        output.pointee.format = input.pointee.format
+        output.pointee.width = Int32(degrees == 180 ? width : height)
+        output.pointee.height = Int32(degrees == 180 ? height : width)
+        output.pointee.quality = input.pointee.quality
+        output.pointee.pts = input.pointee.pts
+        try check(av_frame_get_buffer(output, 0), "av_frame_get_buffer", subject)
+        let planes: [(width: Int, height: Int)] = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
+        for (plane, size) in planes.enumerated() {
+            let from = withUnsafeBytes(of: &input.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self) }
+            let to = withUnsafeBytes(of: &output.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self) }
+            let fromStride = Int(withUnsafeBytes(of: &input.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+            let toStride = Int(withUnsafeBytes(of: &output.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    let (row, column) = switch degrees {
+                    case 90: (x, size.height - 1 - y)
+                    case 180: (size.height - 1 - y, size.width - 1 - x)
+                    default: (size.width - 1 - x, y)
+                    }
+                    to[row * toStride + column] = from[y * fromStride + x]
+                }
+            }
+        }
+        return turned
     }
 }

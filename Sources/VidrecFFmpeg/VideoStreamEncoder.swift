@@ -15,6 +15,8 @@ final class VideoStreamEncoder: StreamEncoder {
     private let scaler = Scaler()
     private var decoder: MJPEGDecoder?
     private let fit: VideoFit
+    /// For `--mirror`: each plane's bytes per row and rows, flipped after scaling.
+    private var mirroredPlanes: [(width: Int, rows: Int)] = []
 
     /// Opens the encoder.
     ///
@@ -46,6 +48,10 @@ final class VideoStreamEncoder: StreamEncoder {
         cc.pointee.thread_count = 0
         try VideoStreamEncoder.applyRateControl(cc, settings)
         stream = try EncoderSetup.open(parts, kind: .video, name: settings.codec)
+        stream.rotation = settings.rotation
+        if settings.isMirrored {
+            mirroredPlanes = try VideoStreamEncoder.mirrorablePlanes(pixelFormat, width: settings.width, height: settings.height)
+        }
 
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = cc.pointee.width
@@ -163,8 +169,40 @@ final class VideoStreamEncoder: StreamEncoder {
                                             subject: "\(input.width)x\(input.height) \(input.pixelFormat.rawValue)")
         let scaled = sws_scale(conversion, source, strides, 0, Int32(from.height), destination, destinationStrides)
         try check(scaled, "sws_scale", name)
+        for (plane, size) in mirroredPlanes.enumerated() {
+            guard let start = withUnsafeBytes(of: &frame.pointee.data, { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>?.self) })
+            else { continue }
+            let stride = Int(destinationStrides[plane])
+            for row in 0..<size.rows {
+                var flipped = UnsafeMutableBufferPointer(start: start + row * stride, count: size.width)
+                flipped.reverse()
+            }
+        }
         frame.pointee.pts = frameIndex
         return frame
+    }
+
+    /// The planes of `format` at `width`x`height` as (bytes per row, rows), for flipping
+    /// left to right by reversing each row: planar formats with one byte a sample only.
+    ///
+    /// - Throws: ``FFmpegError`` of kind ``FFmpegError/Kind/unsupportedSettings`` for
+    ///   packed or deeper formats (NV12, 10-bit), naming those that work.
+    static func mirrorablePlanes(_ format: AVPixelFormat, width: Int, height: Int) throws(FFmpegError) -> [(width: Int, rows: Int)] {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return [] }
+        let desc = descriptor.pointee
+        let components = withUnsafeBytes(of: desc.comp) { raw in
+            (0..<Int(desc.nb_components)).map { raw.load(fromByteOffset: $0 * MemoryLayout<AVComponentDescriptor>.stride, as: AVComponentDescriptor.self) }
+        }
+        guard desc.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0, components.allSatisfy({ $0.step == 1 && $0.depth == 8 }) else {
+            throw FFmpegError("--mirror", String(cString: desc.name), code: cffmpeg_averror(EINVAL),
+                              hint: "--mirror works with planar 8-bit pixel formats such as yuv420p, yuv422p and yuv444p; change 'video.pixelFormat' in the preset",
+                              kind: .unsupportedSettings)
+        }
+        return components.map { component in
+            let chroma = component.plane == 1 || component.plane == 2
+            return (width: chroma ? -((-width) >> Int(desc.log2_chroma_w)) : width,
+                    rows: chroma ? -((-height) >> Int(desc.log2_chroma_h)) : height)
+        }
     }
 
     /// Moves plane pointers to pixel (`x`, `y`) of a picture in `format` (even

@@ -20,6 +20,12 @@ public struct VideoEncoding: Sendable, Equatable {
     public var keyframeInterval: Int
     /// How camera pictures of another aspect ratio are fitted into the movie's size.
     public var fit: VideoFit = .crop
+    /// How far a player turns the picture clockwise (`--rotate`): 0, 90, 180 or 270
+    /// degrees, written into the movie's display matrix; the pictures are stored as
+    /// the camera took them.
+    public var rotation = 0
+    /// Whether each picture is flipped left to right before encoding (`--mirror`).
+    public var isMirrored = false
 
     /// Creates video encoding parameters.
     public init(codec: String, width: Int, height: Int, frameRate: Rational, pixelFormat: String,

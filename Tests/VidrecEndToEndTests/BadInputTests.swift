@@ -64,6 +64,8 @@ import Testing
         (start + ["--quality", "$HOME/odd.json"], "Error: preset '$HOME/odd.json': field 'height' must be an even whole number from 16 to 4320, not 481", 65),
         (start + ["--quality", "$HOME/fps.json"], "Error: preset '$HOME/fps.json': field 'frameRate' must be frames per second from 1 to 240", 65),
         (start + ["--quality", "$HOME/mpeg4crf.json"], "Error: the preset asks for what this FFmpeg cannot do: set crf 23 on mpeg4: Invalid argument (AVERROR -22); this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'", 65),
+        (start + ["--rotate", "45"], "Error: The value '45' is invalid for '--rotate <degrees>': use 90, 180 or 270 (clockwise)", 64),
+        (start + ["--quality", "$HOME/opus.json", "--rotate", "90"], "Error: the preset asks for what this FFmpeg cannot do: --rotate on mkv: Invalid argument (AVERROR -22); only MP4 and MOV carry a rotation for players; use a preset with the mp4 container, or leave out --rotate", 65),
         (start + ["--quality", "$HOME/opus.json", "--live", "rtmp://127.0.0.1:1/live/cam"], "Error: the preset asks for what this FFmpeg cannot do: avformat_query_codec on opus for rtmp://127.0.0.1:1/live/cam: Invalid argument (AVERROR -22); rtmp:// carries flv, which cannot hold opus; record with a preset that uses H.264 and AAC, such as 'medium'", 65),
         // Devices. (This machine has no camera; the VM tests cover the ones it has.)
         (["start", "--max", "1"], "Error: no camera found: no /dev/video* device can capture video; connect a camera, or use --camera test", 69),

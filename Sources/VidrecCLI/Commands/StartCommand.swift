@@ -47,7 +47,9 @@ struct StartCommand: VidrecCommand {
 
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
                         terminal: (@Sendable (String) -> Void)?) throws -> ExitCode {
-        let preset = try context.presetLibrary.preset(named: options.quality)
+        var preset = try context.presetLibrary.preset(named: options.quality)
+        preset.settings.video.rotation = options.rotation
+        preset.settings.video.isMirrored = options.mirror
         let store = try context.store()
         let started = Date()
         let request = RecordingRequest(

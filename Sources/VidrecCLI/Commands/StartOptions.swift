@@ -33,6 +33,8 @@ struct StartOptions {
             .option("album", value: "dir", help: "The album folder (with --save). (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
             .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
             .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
+            .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
+            .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
             .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
@@ -53,6 +55,8 @@ struct StartOptions {
     var keep: Int?
     var albumMaxSize: Int64?
     var live: LiveDestination?
+    var rotation = 0
+    var mirror: Bool
     var logPath: String?
     var quiet: Bool
 
@@ -98,6 +102,13 @@ struct StartOptions {
             keep = count
         }
         albumMaxSize = try StartOptions.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 100_000)
+        if let text = arguments[option: "rotate"] {
+            guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
+                throw .invalidValue(text, for: "--rotate <degrees>", reason: "use 90, 180 or 270 (clockwise)")
+            }
+            rotation = degrees
+        }
+        mirror = arguments.has("mirror")
         if let text = arguments[option: "live"] {
             do {
                 live = try LiveDestination(parsing: text)
