@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI"]),
 
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
-        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI"]),
+        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia", "CSystemShims"]),
     ],

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import Synchronization
 import VidrecMedia
 
 /// A V4L2 camera as a capture source: mmap streaming with at least four buffers,
@@ -20,6 +21,9 @@ public final class V4L2Camera: VideoCaptureSource {
     private let device: V4L2Device
     private let buffers: [MappedBuffer]
     private let worker = CaptureWorker()
+    /// Controls to set back when the camera is closed: (ID, key, value before), in the
+    /// order they were changed.
+    private let restore = Mutex<[(id: UInt32, key: String, value: Int)]>([])
 
     /// One mmap'ed driver buffer, unmapped when released.
     private final class MappedBuffer: @unchecked Sendable {
@@ -94,6 +98,29 @@ public final class V4L2Camera: VideoCaptureSource {
         buffers = mapped
     }
 
+    /// Sets camera controls (VIDIOC_S_CTRL), in order, before streaming. V4L2 controls
+    /// stay set on the device after the program ends; with `restoreAtEnd`, each is set
+    /// back to the value it had when this camera is closed (not after a `kill -9`).
+    ///
+    /// - Returns: for each control, its key, the value set and the value before
+    ///   (`brightness=200 (was 128)`).
+    /// - Throws: ``SystemError`` naming the control when the driver refuses a value.
+    @discardableResult
+    public func setControls(_ settings: [(control: CameraControl, value: Int)], restoreAtEnd: Bool) throws -> [String] {
+        var done: [String] = []
+        for (control, value) in settings {
+            let before = try? device.controlValue(control.id, name: control.key)
+            try device.setControl(control.id, to: value, name: control.key)
+            if restoreAtEnd, let before {
+                restore.withLock { list in
+                    if !list.contains(where: { $0.id == control.id }) { list.append((control.id, control.key, before)) }
+                }
+            }
+            done.append("\(control.key)=\(value)" + (before.map { " (was \($0))" } ?? ""))
+        }
+        return done
+    }
+
     public func start(into queue: CaptureQueue) throws {
         for index in buffers.indices { try enqueue(UInt32(index)) }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
@@ -109,6 +136,15 @@ public final class V4L2Camera: VideoCaptureSource {
         guard worker.stop() else { return }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try? device.control(CV4L2_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type)
+    }
+
+    deinit {
+        stop()
+        // Last changed, first restored: a manual value before the automatic mode it
+        // had switched off.
+        for (id, key, value) in restore.withLock({ $0 }).reversed() {
+            try? device.setControl(id, to: value, name: key)
+        }
     }
 
     private func enqueue(_ index: UInt32) throws(SystemError) {

@@ -58,8 +58,12 @@ extension KernelDriverTests {
                 #expect(try Probe.decodedFrameCount(file) == 15, "\(file)")
                 try Probe.expectStreamsEndTogether(file, frameRate: 15)
             }
-            let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: album.path + "/album")) ?? []).filter { $0.hasPrefix(".") }
+            let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: album.path + "/album")) ?? [])
+                .filter { $0.hasPrefix(".") && $0 != ".thumbnails" }
             #expect(hidden.isEmpty, "no temporary or claim file left: \(hidden)")
+            // The poster frames, here too, and no temporary file beside them.
+            let thumbnails = ((try? FileManager.default.contentsOfDirectory(atPath: album.path + "/album/.thumbnails")) ?? []).sorted()
+            #expect(thumbnails == ["clip (2).mp4.jpg", "clip.mp4.jpg"], "\(pendingOn) → \(albumOn): \(thumbnails)")
             #expect(home.files(in: state.path + "/state/vidrec/pending", ending: ".mp4").isEmpty, "nothing left pending")
         }
 

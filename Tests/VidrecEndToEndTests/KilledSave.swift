@@ -32,7 +32,7 @@ enum KilledSave {
             #expect(save.code == 0, "\(save.err)", sourceLocation: sourceLocation)
         }
         #expect(home.files(in: album, ending: ".mp4").count == 1, sourceLocation: sourceLocation)
-        let hidden = try FileManager.default.contentsOfDirectory(atPath: album).filter { $0.hasPrefix(".") }
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: album).filter { $0.hasPrefix(".") && $0 != ".thumbnails" }
         #expect(hidden.isEmpty, "no abandoned hidden copy or claim: \(hidden)", sourceLocation: sourceLocation)
     }
 }

@@ -58,7 +58,7 @@ struct StartCommand: VidrecCommand {
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize) : nil,
             startTime: started, pid: getpid())
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
-                                    live: options.live) {
+                                    live: options.live, controls: options.controls, keepControls: options.keepControls) {
             context.err("vidrec: \($0)\n")
         }
         let recorder = Recorder(store: store, devices: devices,

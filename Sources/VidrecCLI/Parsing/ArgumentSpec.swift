@@ -18,10 +18,17 @@ public struct ArgumentSpec: Sendable {
     public var help: String
     /// A single-letter alias (`q`), if any.
     public var short: Character?
+    /// Whether an option may be given more than once (`--set a=1 --set b=2`).
+    public var isRepeatable = false
 
     /// An option that takes a value.
     public static func option(_ name: String, value: String, short: Character? = nil, help: String) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: .option(valueName: value), help: help, short: short)
+    }
+
+    /// An option that takes a value and may be given more than once.
+    public static func repeatable(_ name: String, value: String, help: String) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: .option(valueName: value), help: help, short: nil, isRepeatable: true)
     }
 
     /// A flag.

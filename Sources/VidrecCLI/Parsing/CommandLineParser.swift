@@ -57,7 +57,7 @@ public struct CommandLineParser: Sendable {
                     if result.flags.contains(name) { throw .duplicateOption(option.synopsis) }
                     result.flags.insert(name)
                 case .option:
-                    if result.options[name] != nil { throw .duplicateOption(option.synopsis) }
+                    if result.options[name] != nil, !option.isRepeatable { throw .duplicateOption(option.synopsis) }
                     if let inlineValue {
                         guard !inlineValue.isEmpty else { throw .missingValue(option.synopsis) }
                         result.options[name] = inlineValue
@@ -68,6 +68,7 @@ public struct CommandLineParser: Sendable {
                         result.options[name] = arguments[index]
                         index += 1
                     }
+                    if option.isRepeatable { result.repeated[name, default: []].append(result.options[name]!) }
                 case .positional:
                     preconditionFailure("positionals are not matched by name")
                 }

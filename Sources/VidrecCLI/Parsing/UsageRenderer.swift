@@ -11,7 +11,7 @@ public struct UsageRenderer: Sendable {
         for argument in spec.arguments {
             switch argument.kind {
             case .positional(let optional): parts.append(optional ? "[\(argument.synopsis)]" : argument.synopsis)
-            default: parts.append("[\(argument.synopsis)]")
+            default: parts.append("[\(argument.synopsis)\(argument.isRepeatable ? " ..." : "")]")
             }
         }
         return "Usage: " + parts.joined(separator: " ")

@@ -1,6 +1,7 @@
 import Glibc
 import VidrecALSA
 import VidrecCore
+import VidrecV4L2
 import VidrecFFmpeg
 import VidrecMedia
 
@@ -18,6 +19,8 @@ enum RuntimeFailure {
                 return ("\(error); stop it with 'vidrec stop'", .temporaryFailure)
             }
         case let error as PresetError:
+            return (error.description, .dataError)
+        case let error as CameraControlError:
             return (error.description, .dataError)
         case let error as StoreError:
             switch error {

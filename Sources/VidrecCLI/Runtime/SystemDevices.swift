@@ -15,16 +15,22 @@ final class SystemDevices: RecordingDevices, Sendable {
     private let fit: VideoFit
     private let microphone: String
     private let live: LiveDestination?
+    private let controls: CameraControlRequest
+    private let keepControls: Bool
     private let report: @Sendable (String) -> Void
     private let found = Mutex<CameraDescription?>(nil)
 
     /// - Parameters:
     ///   - camera: `--camera` (`test` for the test pattern).
     ///   - live: `--live`, a server to publish to beside the file.
+    ///   - controls: `--set` and the control shortcuts; `keepControls`: `--keep-controls`.
     ///   - report: where the camera mode chosen, and the live stream's news, are told.
     init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String, live: LiveDestination? = nil,
+         controls: CameraControlRequest = CameraControlRequest(), keepControls: Bool = false,
          report: @escaping @Sendable (String) -> Void) {
         self.live = live
+        self.controls = controls
+        self.keepControls = keepControls
         self.camera = camera
         self.cameraFormat = cameraFormat
         self.fit = fit
@@ -41,6 +47,9 @@ final class SystemDevices: RecordingDevices, Sendable {
 
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
         guard camera != "test" else {
+            if !controls.isEmpty {
+                throw CLIError("the test camera has no controls (asked: \(controlNames.joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
+            }
             return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
                                 path: nil, mode: nil)
         }
@@ -48,7 +57,13 @@ final class SystemDevices: RecordingDevices, Sendable {
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
                                                      camera: description.path)
+        // Checked before the camera is opened for streaming: a wrong name or value costs nothing.
+        let settings = try controls.resolve(against: description.controls, camera: "\(description.path) (\(description.name))")
         let source = try V4L2Camera(description, mode: choice.mode)
+        if !settings.isEmpty {
+            let done = try source.setControls(settings, restoreAtEnd: !keepControls)
+            report("camera controls: \(done.joined(separator: ", "))" + (keepControls ? "; kept after the recording (--keep-controls)" : "; set back at the end"))
+        }
         video.fit = choice.fit ?? fit
         // The driver may round the rate it was asked for.
         let output = min(source.videoFormat.frameRate, video.frameRate)
@@ -80,5 +95,18 @@ final class SystemDevices: RecordingDevices, Sendable {
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
         try DriftResampler(format: format)
+    }
+
+    /// The controls asked for by name, for the test camera's refusal.
+    private var controlNames: [String] {
+        controls.entries.map { entry in
+            switch entry {
+            case .set(let name, _): name
+            case .focus: "focus"
+            case .exposure: "exposure"
+            case .whiteBalance: "white balance"
+            case .torch: "torch"
+            }
+        }
     }
 }

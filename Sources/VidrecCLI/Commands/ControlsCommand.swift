@@ -1,0 +1,56 @@
+import Foundation
+import VidrecV4L2
+
+/// `vidrec controls`: a camera's V4L2 controls with their type, range, default and value.
+struct ControlsCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "controls",
+        abstract: "List a camera's controls: type, range, default and current value.",
+        discussion: "Set them for a recording with 'vidrec start --set NAME=VALUE' (or --focus, --exposure, --white-balance, --torch). V4L2 controls stay set on the device after a program ends; vidrec sets back what it changed at the end of a recording, unless --keep-controls.",
+        arguments: [
+            .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices'. (default: the first camera)"),
+            .flag("json", help: "Print JSON for scripts."),
+        ])
+
+    var camera: String
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        camera = arguments[option: "camera"] ?? "default"
+        json = arguments.has("json")
+        if camera == "test" { throw .invalidValue(camera, for: "--camera <camera>", reason: "the test camera has no controls") }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let description = try CameraDiscovery().resolve(camera)
+        let controls = description.controls
+        if json {
+            let rows: [[String: Any]] = controls.map { control in
+                var row: [String: Any] = ["key": control.key, "name": control.name, "type": control.kind.rawValue,
+                                          "min": control.minimum, "max": control.maximum, "step": control.step,
+                                          "default": control.defaultValue, "readOnly": control.isReadOnly]
+                row["value"] = control.value
+                if !control.menu.isEmpty { row["menu"] = control.menu.map { ["value": $0.value, "name": $0.name] } }
+                return row
+            }
+            let data = try JSONSerialization.data(withJSONObject: ["camera": description.path, "name": description.name, "controls": rows],
+                                                  options: [.prettyPrinted, .sortedKeys])
+            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            return .success
+        }
+        context.out("\(description.path) (\(description.name))\n")
+        guard !controls.isEmpty else {
+            context.out("  no controls\n")
+            return .success
+        }
+        let width = controls.map(\.key.count).max() ?? 0
+        for control in controls {
+            let value = control.value.map { value in
+                control.menu.first { $0.value == value }.map { "\($0.name) (\(value))" } ?? String(value)
+            } ?? "?"
+            let type = control.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            context.out("  \(control.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(type) = \(value)   [\(control.range); default \(control.defaultValue)]\(control.isReadOnly ? " read-only" : "")\n")
+        }
+        return .success
+    }
+}

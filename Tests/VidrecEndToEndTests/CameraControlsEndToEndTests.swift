@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+extension KernelDriverTests {
+    /// `vidrec controls` and `start --set`, on vivid's controls: a value changes the
+    /// recorded picture, and the camera is left as it was found.
+    @Suite struct CameraControlsEndToEndTests {
+        static func controls(_ home: Home) throws -> [[String: Any]] {
+            let result = try VidrecProcess.run(["controls", "--camera", "0", "--json"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+            return try #require(json["controls"] as? [[String: Any]])
+        }
+
+        static func brightness(_ home: Home) throws -> Int {
+            let control = try #require(try controls(home).first { $0["key"] as? String == "brightness" })
+            return try #require(control["value"] as? Int)
+        }
+
+        /// Records a second from vivid's first webcam with `arguments` and returns the
+        /// first frame's mean luma.
+        static func record(_ home: Home, _ arguments: [String]) throws -> (luma: Double, err: String) {
+            let preset = try DeviceEndToEndTests.writePreset(home)
+            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", "none", "--quality", preset, "--max", "1"] + arguments,
+                                               home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").last)
+            let grey = try Probe.greyFrame(file, index: 0)
+            try FileManager.default.removeItem(atPath: file)
+            return (Double(grey.reduce(0) { $0 + Int($1) }) / Double(max(1, grey.count)), result.err)
+        }
+
+        @Test func aControlSetForARecordingChangesThePictureAndIsSetBackAfterwards() throws {
+            let home = try Home()
+            let listed = try Self.controls(home)
+            let brightness = try #require(listed.first { $0["key"] as? String == "brightness" })
+            #expect(brightness["type"] as? String == "integer")
+            #expect(brightness["min"] as? Int == 0 && brightness["max"] as? Int == 255)
+            #expect(listed.contains { !(($0["menu"] as? [[String: Any]]) ?? []).isEmpty }, "vivid has menu controls, with their items")
+            let original = try Self.brightness(home)
+
+            let bright = try Self.record(home, ["--set", "brightness=230"])
+            #expect(bright.err.contains("vidrec: camera controls: brightness=230 (was \(original)); set back at the end"), "\(bright.err)")
+            #expect(try Self.brightness(home) == original, "set back after the recording")
+            let dark = try Self.record(home, ["--set", "Brightness=30"])
+            #expect(try Self.brightness(home) == original)
+            #expect(bright.luma - dark.luma > 40, "brightness 230 against 30: luma \(bright.luma) against \(dark.luma)")
+
+            // --keep-controls leaves the value; put it back for the tests that follow.
+            defer { _ = try? Probe.tool("v4l2-ctl", ["-d", "/dev/video0", "-c", "brightness=\(original)"]) }
+            let kept = try Self.record(home, ["--set", "brightness=200", "--keep-controls"])
+            #expect(kept.err.contains("kept after the recording (--keep-controls)"), "\(kept.err)")
+            #expect(try Self.brightness(home) == 200)
+        }
+
+        @Test func aControlTheCameraLacksOrAValueOutOfRangeIsRefusedBeforeRecording() throws {
+            let home = try Home()
+            let preset = try DeviceEndToEndTests.writePreset(home)
+            let start = ["start", "--camera", "0", "--mic", "none", "--quality", preset, "--max", "1"]
+            let unknown = try VidrecProcess.run(start + ["--set", "nosuch=1"], home: home.path)
+            #expect(unknown.code == 65)
+            #expect(unknown.err.hasPrefix("Error: camera /dev/video0 (vivid) has no control 'nosuch'; it has: brightness, contrast, saturation, hue"),
+                    "\(unknown.err)")
+            let range = try VidrecProcess.run(start + ["--set", "brightness=999"], home: home.path)
+            #expect(range.code == 65)
+            #expect(range.err == "Error: brightness cannot be set to '999': it takes 0..255\n", "\(range.err)")
+            let focus = try VidrecProcess.run(start + ["--focus", "auto"], home: home.path)
+            #expect(focus.code == 65)
+            #expect(focus.err.hasPrefix("Error: camera /dev/video0 (vivid) has no automatic focus control (focus_automatic_continuous or focus_auto); it has: "),
+                    "\(focus.err)")
+            #expect(home.files(in: home.pending, ending: "").isEmpty, "nothing left pending")
+        }
+    }
+}
