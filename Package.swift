@@ -8,7 +8,8 @@
 //                      connections (a thread and a bounded queue each), queues, errors
 //   VidrecMP4          finishing a fragmented MP4 in place: an index over the data on disk
 //   VidrecFFmpeg       the movie encoder (encode once) and its packet outputs, the movie file
-//                      first (libavformat/libavcodec/libswscale/libswresample)
+//                      first, poster frames and the contact sheet (libavformat/libavcodec/
+//                      libavfilter/libswscale/libswresample)
 //   VidrecTestSources  the built-in test camera and test microphone
 //   VidrecV4L2/ALSA    the real camera and microphone
 //   VidrecCore         the recording and save use cases (Recorder, AlbumSaver), presets, the
@@ -26,8 +27,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libswscale libswresample libavutil",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
+            pkgConfig: "libavformat libavcodec libavfilter libswscale libswresample libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         .systemLibrary(
             name: "CALSA",

@@ -65,6 +65,36 @@ extension EndToEndTests {
             #expect(tags["title"] == "first")
             #expect(tags["creation_time"]?.hasPrefix("20") == true)
 
+            // The contact sheet: one tile per item, newest first, each labelled.
+            let sheet = try VidrecProcess.run(["sheet"], home: home.path)
+            #expect(sheet.code == 0, "\(sheet.err)")
+            let sheetPath = home.album + "/.thumbnails/contact-sheet.jpg"
+            #expect(sheet.out == sheetPath + "\n")
+            let sheetStream = try #require(try Probe.streams(sheetPath).first)
+            #expect(sheetStream.codec == "mjpeg" && sheetStream.width == 960 && sheetStream.height == 204)
+            let pixels = try Probe.rgbFrame(sheetPath, width: 960, height: 204)
+            func tile(_ index: Int, x: Int, y: Int, w: Int, h: Int) -> [UInt8] {
+                var out: [UInt8] = []
+                for row in y..<(y + h) {
+                    let start = (row * 960 + index * 320 + x) * 3
+                    out += pixels[start..<(start + w * 3)]
+                }
+                return out
+            }
+            for (index, name) in [(0, "second"), (1, "first")] {
+                let poster = try Probe.rgbFrame(home.album + "/.thumbnails/\(name).mp4.jpg", width: 320, height: 180)
+                let drawn = tile(index, x: 0, y: 0, w: 320, h: 180)
+                let difference = Double(zip(poster, drawn).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(poster.count)
+                #expect(difference < 12, "tile \(index) shows \(name)'s poster frame: \(difference)")
+            }
+            // The hand-made 4:3 movie is fitted, with black bars beside it.
+            #expect(tile(2, x: 0, y: 0, w: 30, h: 180).allSatisfy { $0 < 40 })
+            #expect(!tile(2, x: 40, y: 0, w: 240, h: 180).allSatisfy { $0 < 40 })
+            for index in 0..<3 {
+                #expect(tile(index, x: 0, y: 182, w: 200, h: 20).contains { $0 > 200 }, "tile \(index) has its label")
+            }
+            #expect(try VidrecProcess.run(["list", "--json"], home: home.path).out == listed.out, "the sheet is not an album item")
+
             let shown = try VidrecProcess.run(["show", "first"], home: home.path)
             #expect(shown.code == 0, "\(shown.err)")
             #expect(shown.out.contains("\nresolution             640x360\n"), "\(shown.out)")

@@ -94,6 +94,7 @@ import Testing
         (["recover"], "Error: nothing to recover: no recording was interrupted", 66),
         (["show", "nosuch"], "Error: nothing called 'nosuch' in the album $HOME/Videos/vidrec; 'vidrec list' shows what is there", 66),
         (["show"], "Error: Missing expected argument '<name>'", 64),
+        (["sheet"], "Error: the album $HOME/Videos/vidrec has nothing to draw; save a recording with 'vidrec save' or 'vidrec start --save'", 66),
         (["list", "--album", "$HOME/broken.json"], "Error: album $HOME/broken.json is not a folder; remove it or choose another album with --album DIR", 73),
     ]
 

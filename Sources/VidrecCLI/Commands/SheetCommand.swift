@@ -1,0 +1,46 @@
+import Foundation
+import VidrecCore
+import VidrecFFmpeg
+
+/// `vidrec sheet`: one JPEG of the album's poster frames, with names and durations.
+struct SheetCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "sheet",
+        abstract: "Draw the album's poster frames, with names and durations, into one JPEG.",
+        discussion: "Newest first, four to a row. Movies saved without a poster frame (copied in by hand) show their first picture; photos show themselves. Prints the path written.",
+        arguments: [
+            .option("output", value: "file", short: "o", help: "Where to write the JPEG. (default: .thumbnails/contact-sheet.jpg in the album)"),
+            .option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+        ])
+
+    var output: String?
+    var albumPath: String?
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        output = arguments[option: "output"]
+        albumPath = arguments[option: "album"]
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let catalog = AlbumCatalog(album: context.album(albumPath), manifest: context.manifest, describer: MovieProbe())
+        let items = try catalog.items().filter { $0.unreadable == nil }
+        guard !items.isEmpty else {
+            throw CLIError("the album \(catalog.album.path) has nothing to draw; save a recording with 'vidrec save' or 'vidrec start --save'", .noInput)
+        }
+        let tiles = items.map { item in
+            let length = item.kind == .photo ? "photo" : String(format: "%.1f s", item.movie?.duration ?? 0)
+            return (picture: item.thumbnail ?? item.path, label: "\(item.name)  \(length)")
+        }
+        let jpeg = try ContactSheet().render(tiles)
+        let path = output.map { ($0 as NSString).expandingTildeInPath } ?? catalog.album.path + "/.thumbnails/contact-sheet.jpg"
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        do {
+            try Data(jpeg).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CLIError("cannot write the contact sheet to \(path): \((error as NSError).localizedDescription); choose another file with -o", .cannotCreate)
+        }
+        context.out(path + "\n")
+        return .success
+    }
+}
