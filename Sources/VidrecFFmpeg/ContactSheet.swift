@@ -31,7 +31,8 @@ public struct ContactSheet: Sendable {
         var ends: [UnsafeMutablePointer<AVFilterContext>] = []
         for (picture, label) in tiles {
             var chain = [
-                try graph.add("movie", [("filename", picture)], subject: picture),
+                // "file:" so that a name with a colon is never taken for a protocol.
+                try graph.add("movie", [("filename", "file:" + picture)], subject: picture),
                 try graph.add("trim", [("end_frame", "1")], subject: picture),
                 try graph.add("scale", [("w", "\(width)"), ("h", "\(height)"), ("force_original_aspect_ratio", "decrease")], subject: picture),
                 try graph.add("format", [("pix_fmts", "yuv420p")], subject: picture),
