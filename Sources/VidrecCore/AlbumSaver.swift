@@ -13,13 +13,16 @@ public struct AlbumSaver: Sendable {
     public let finalizer: any MovieFinalizing
     /// Makes the saved movie's poster frame for `.thumbnails/` (`nil`: none).
     public let posterFrames: (any PosterFrameMaking)?
+    /// Hears what went wrong without failing the save (a poster frame that could not be made).
+    public let warn: @Sendable (String) -> Void
 
     /// The poster frames' width, in pixels.
     public static let thumbnailWidth = 320
 
     /// Creates a saver; see the properties for the meaning of each argument.
     public init(store: RecordingStore, manifest: AlbumManifest, finalizer: any MovieFinalizing,
-                posterFrames: (any PosterFrameMaking)? = nil) {
+                posterFrames: (any PosterFrameMaking)? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.warn = warn
         self.store = store
         self.manifest = manifest
         self.finalizer = finalizer
@@ -56,9 +59,15 @@ public struct AlbumSaver: Sendable {
     }
 
     private func makeThumbnail(for saved: String) {
-        guard let posterFrames, let jpeg = try? posterFrames.posterFrame(of: saved, width: AlbumSaver.thumbnailWidth) else { return }
+        guard let posterFrames else { return }
         let path = AlbumSaver.thumbnailPath(for: saved)
-        try? FileSystem.makeDirectory((path as NSString).deletingLastPathComponent, mode: 0o755)
-        try? AtomicFile.write(Data(jpeg), to: path, durable: false)
+        do {
+            let jpeg = try posterFrames.posterFrame(of: saved, width: AlbumSaver.thumbnailWidth)
+            let folder = (path as NSString).deletingLastPathComponent
+            if !FileSystem.isDirectory(folder) { try FileSystem.makeDirectory(folder, mode: 0o755) }
+            try AtomicFile.write(Data(jpeg), to: path, durable: false)
+        } catch {
+            warn("no poster frame for \(saved) (\(error)); the movie is saved")
+        }
     }
 }

@@ -103,5 +103,18 @@ extension EndToEndTests {
             #expect(missing.code == 66)
             #expect(missing.err.hasPrefix("Error: nothing called 'frist' in the album \(home.album); did you mean 'first'?"), "\(missing.err)")
         }
+
+        /// A poster frame that cannot be made costs the thumbnail, never the save.
+        @Test func aPosterFrameThatCannotBeWrittenIsReportedAndTheMovieIsSaved() throws {
+            let home = try Home()
+            try FileManager.default.createDirectory(atPath: home.album, withIntermediateDirectories: true)
+            try "in the way".write(toFile: home.album + "/.thumbnails", atomically: true, encoding: .utf8)
+            let result = try VidrecProcess.run(Self.start + ["--quality", "low", "--as", "clip"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.out == home.album + "/clip.mp4\n")
+            #expect(result.err.contains("vidrec: no poster frame for \(home.album)/clip.mp4 ("), "\(result.err)")
+            #expect(result.err.contains("); the movie is saved\n"), "\(result.err)")
+            #expect(try Probe.decodedFrameCount(home.album + "/clip.mp4") == 15)
+        }
     }
 }

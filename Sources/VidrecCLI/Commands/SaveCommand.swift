@@ -31,7 +31,8 @@ struct SaveCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
         let entry = try id.map { try store.entry(id: $0) } ?? store.newestSavable(command: "save")
-        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame())
+        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
+                                warn: { [err = context.err] in err("vidrec: \($0)\n") })
         let (saved, _) = try saver.save(entry, to: SaveRequest(album: context.album(albumPath)), name: name)
         context.out(saved + "\n")
         return .success

@@ -62,7 +62,8 @@ struct StartCommand: VidrecCommand {
             context.err("vidrec: \($0)\n")
         }
         let recorder = Recorder(store: store, devices: devices,
-                                saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame()))
+                                saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
+                                warn: { [err = context.err] in err("vidrec: \($0)\n") }))
         // Before any thread exists (x264 and the capture threads inherit the mask).
         SignalWatcher.blockSignals()
         let interrupts = Atomic<Int>(0)
