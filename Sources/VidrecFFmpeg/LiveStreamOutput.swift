@@ -133,8 +133,8 @@ public final class LiveStreamOutput: PacketOutput {
         if connections == 0 {
             summary = "\(outputName): never connected (\(failedAttempts) attempt\(failedAttempts == 1 ? "" : "s")); the file has everything"
         } else if missedVideoSeconds > 0 {
-            summary += String(format: ", %.1f s not sent (%d interruption%@)", missedVideoSeconds, interruptions,
-                              interruptions == 1 ? "" : "s")
+            let why = interruptions == 0 ? "before the first connection" : "\(interruptions) interruption\(interruptions == 1 ? "" : "s")"
+            summary += String(format: ", %.1f s not sent (%@)", missedVideoSeconds, why)
         }
         report(summary)
     }
