@@ -41,6 +41,7 @@ public final class LiveStreamOutput: PacketOutput {
     private var bytesOfEarlierConnections: Int64 = 0
     private var waitingAudio: [EncodedPacket] = []
     private let ending = Atomic<Bool>(false)
+    private var queueDrops: Int64 = 0
 
     /// Checks that the protocol's container can carry `streams`; connects later, on the
     /// output's thread, with the first keyframe.
@@ -123,6 +124,9 @@ public final class LiveStreamOutput: PacketOutput {
         }
     }
 
+    /// Counts the video its queue dropped while the stream was too slow for the encoder.
+    public func queueDropped(videoPackets: Int64) { queueDrops = videoPackets }
+
     /// No connection attempts from now on: the recording is ending.
     public func inputEnded() { ending.store(true, ordering: .relaxed) }
 
@@ -135,6 +139,9 @@ public final class LiveStreamOutput: PacketOutput {
         } else if missedVideoSeconds > 0 {
             let why = interruptions == 0 ? "before the first connection" : "\(interruptions) interruption\(interruptions == 1 ? "" : "s")"
             summary += String(format: ", %.1f s not sent (%@)", missedVideoSeconds, why)
+        }
+        if queueDrops > 0 {
+            summary += ", \(queueDrops) video packet\(queueDrops == 1 ? "" : "s") dropped while the stream could not keep up"
         }
         report(summary)
     }

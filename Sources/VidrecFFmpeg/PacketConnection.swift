@@ -55,6 +55,7 @@ public final class PacketConnection: @unchecked Sendable {
             }
         }, close: { [self] in
             defer { bytes.store(output.bytesWritten, ordering: .relaxed) }
+            output.queueDropped(videoPackets: droppedVideoPackets)
             try output.finish()
         })
     }

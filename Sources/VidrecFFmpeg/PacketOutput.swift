@@ -23,8 +23,14 @@ public protocol PacketOutput: AnyObject {
     /// on it must do so atomically. A live stream then stops trying to connect, so that
     /// a server that does not answer cannot hold up the end of the recording.
     func inputEnded()
+
+    /// Says, just before ``finish()`` and on the output's thread, how many video
+    /// packets its ``PacketConnection`` dropped because the output fell behind (they
+    /// never reached ``write(_:)``), so that its summary can count them.
+    func queueDropped(videoPackets: Int64)
 }
 
 extension PacketOutput {
     public func inputEnded() {}
+    public func queueDropped(videoPackets: Int64) {}
 }

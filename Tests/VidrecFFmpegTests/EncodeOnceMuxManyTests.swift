@@ -104,6 +104,7 @@ import VidrecMedia
         let dropped = try #require(encoder.droppedPackets["stalled stream"])
         #expect(dropped > 0, "a half-second backlog held six seconds of video")
         #expect(Int64(received.count) + dropped == 90)
+        #expect(stalled.queueDrops == dropped, "the output is told what its queue dropped, for its summary")
         // What it did send decodes: after every gap, it starts again at a keyframe.
         for (previous, packet) in zip(received, received.dropFirst()) where packet.time != previous.time + 1 {
             #expect(packet.isKeyframe, "frame \(packet.time) follows \(previous.time) without being a keyframe")
@@ -156,6 +157,7 @@ final class PacketLog: PacketOutput, @unchecked Sendable {
 
     let outputName: String
     private let state = Mutex<(packets: [Entry], finished: Bool)>(([], false))
+    private let dropped = Mutex<Int64>(-1)
     private let stallAfter: Int?
     private let failAt: Int?
     private let gate = DispatchSemaphore(value: 0)
@@ -183,6 +185,11 @@ final class PacketLog: PacketOutput, @unchecked Sendable {
             $0.packets.append(Entry(kind: packet.kind, time: packet.presentationTime, isKeyframe: packet.isKeyframe))
         }
     }
+
+    /// What ``queueDropped(videoPackets:)`` said (-1: not called).
+    var queueDrops: Int64 { dropped.withLock { $0 } }
+
+    func queueDropped(videoPackets: Int64) { dropped.withLock { $0 = videoPackets } }
 
     func finish() throws {
         state.withLock { $0.finished = true }
