@@ -59,6 +59,11 @@ final class VideoStreamEncoder: StreamEncoder {
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", settings.codec)
     }
 
+    /// Pixels a second up to which the encoder is told to hold back as few frames as it
+    /// can (`low`'s 640x360 at 15 fps is 3.5 million): below 640x360 at 30 fps, x264's
+    /// veryfast has room to spare even on two emulated cores.
+    static let lowDelayPixelRate = 640.0 * 360 * 30
+
     /// Speed preset, CRF and bit rate, mapped onto each encoder's own options.
     private static func applyRateControl(_ cc: UnsafeMutablePointer<AVCodecContext>,
                                          _ settings: VideoEncoding) throws(FFmpegError) {
@@ -74,13 +79,28 @@ final class VideoStreamEncoder: StreamEncoder {
                                   hint: "this encoder has no speed preset; remove 'video.speed' from the preset", kind: .unsupportedSettings)
             }
         }
+        let pixelRate = Double(settings.width * settings.height) * settings.frameRate.doubleValue
         if EncoderOptions.has(cc, "rc-lookahead") {
-            // Frames the encoder holds back are lost in a crash: keep its lookahead under
-            // a third of a second. (A shorter one, or x264's threaded lookahead turned
-            // off, cost enough speed that 720p at 12.5 fps dropped frames on two cores
-            // in the benchmark, where ffmpeg dropped none.)
-            let third = max(1, Int(settings.frameRate.numerator / (3 * settings.frameRate.denominator)))
-            try EncoderOptions.set(cc, "rc-lookahead", String(min(10, third)), codec: codec)
+            if pixelRate <= lowDelayPixelRate {
+                // A small picture leaves x264 ample headroom: spend some of it on holding
+                // back fewer frames, which a crash loses. x264 holds max(B-frames,
+                // lookahead) + its frame threads - 1, and with frame threads a threaded
+                // lookahead on top unless it is off: with a lookahead of a tenth of a
+                // second and that off, `low` loses about a third of a second to a kill -9
+                // instead of one second.
+                let tenth = max(1, Int(settings.frameRate.numerator / (10 * settings.frameRate.denominator)))
+                try EncoderOptions.set(cc, "rc-lookahead", String(min(3, tenth)), codec: codec)
+                if EncoderOptions.has(cc, "x264-params") {
+                    try EncoderOptions.set(cc, "x264-params", "sync-lookahead=0", codec: codec)
+                }
+            } else {
+                // Frames the encoder holds back are lost in a crash: keep its lookahead
+                // under a third of a second. (A shorter one, or x264's threaded
+                // lookahead turned off, cost enough speed that 720p at 12.5 fps dropped
+                // frames on two cores in the benchmark, where ffmpeg dropped none.)
+                let third = max(1, Int(settings.frameRate.numerator / (3 * settings.frameRate.denominator)))
+                try EncoderOptions.set(cc, "rc-lookahead", String(min(10, third)), codec: codec)
+            }
         }
         if let crf = settings.crf {
             guard EncoderOptions.has(cc, "crf") else {
