@@ -48,4 +48,16 @@ public struct CommandContext: Sendable {
     public func album(_ option: String?) -> Album {
         Album(path: option.map { ($0 as NSString).expandingTildeInPath } ?? paths.defaultAlbum)
     }
+
+    /// The album (``album(_:)``) to browse, its items described by libavformat.
+    func albumCatalog(_ option: String?) -> AlbumCatalog {
+        AlbumCatalog(album: album(option), manifest: manifest, describer: MovieProbe())
+    }
+
+    /// Prints `object` (arrays, dictionaries, strings, numbers) as JSON for scripts:
+    /// indented, keys sorted, one newline at the end.
+    func printJSON(_ object: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        out(String(decoding: data, as: UTF8.self) + "\n")
+    }
 }

@@ -42,7 +42,9 @@ public struct AlbumCatalog: Sendable {
                                  date: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)), bytes: Int64(info.st_size),
                                  madeByVidrec: saved.contains(name))
             let thumbnail = AlbumSaver.thumbnailPath(for: path)
-            if FileSystem.isDirectory(thumbnail) == false, (try? FileSystem.status(thumbnail)) != nil { item.thumbnail = thumbnail }
+            if let thumbnailInfo = try? FileSystem.status(thumbnail), thumbnailInfo.st_mode & S_IFMT == S_IFREG {
+                item.thumbnail = thumbnail
+            }
             do {
                 let description = try describer.describe(path)
                 item.movie = description

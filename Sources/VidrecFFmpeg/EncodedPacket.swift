@@ -33,6 +33,16 @@ public final class EncodedPacket: @unchecked Sendable {
     /// The presentation time in the encoder's time base (for video, the frame's slot).
     public var presentationTime: Int64 { pointer.pointee.pts }
 
+    /// Makes `packet` a new reference to this packet's data for a muxer's `stream`: its
+    /// index, and the timestamps rescaled from the encoder's time base into the stream's.
+    /// The corresponding C functions are `av_packet_ref` and `av_packet_rescale_ts`.
+    func reference(into packet: UnsafeMutablePointer<AVPacket>, for stream: UnsafeMutablePointer<AVStream>,
+                   subject: String) throws(FFmpegError) {
+        try check(av_packet_ref(packet, pointer), "av_packet_ref", subject)
+        packet.pointee.stream_index = stream.pointee.index
+        av_packet_rescale_ts(packet, self.stream.timeBase, stream.pointee.time_base)
+    }
+
     /// Whether this packet is presented at or after `other`, each in its own time base.
     /// The corresponding C function is `av_compare_ts`.
     func startsAtOrAfter(_ other: EncodedPacket) -> Bool {

@@ -43,12 +43,7 @@ final class LiveStreamConnection {
         if !destination.muxerOpensConnection {
             try muxer.openURL(destination.url, options: destination.protocolOptions, interrupt: deadline.callback, subject: subject)
         }
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        for (key, value) in destination.muxerOptions {
-            av_dict_set(&options, key, value, 0)
-        }
-        try check(avformat_write_header(format, &options), "avformat_write_header", subject)
+        try muxer.writeHeader(options: destination.muxerOptions, subject: subject)
         headerWritten = true
     }
 
@@ -58,9 +53,7 @@ final class LiveStreamConnection {
     ///   reset by peer`) or stopped reading for `timeout` seconds.
     func write(_ encoded: EncodedPacket, timeout: Double) throws(FFmpegError) {
         guard let stream = streams[encoded.kind] else { return }
-        try check(av_packet_ref(packet, encoded.pointer), "av_packet_ref", subject)
-        packet.pointee.stream_index = stream.pointee.index
-        av_packet_rescale_ts(packet, encoded.stream.timeBase, stream.pointee.time_base)
+        try encoded.reference(into: packet, for: stream, subject: subject)
         deadline.arm(seconds: timeout)
         try check(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame", subject)
         bytesWritten += Int64(encoded.size)

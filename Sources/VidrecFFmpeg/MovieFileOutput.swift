@@ -65,12 +65,7 @@ public final class MovieFileOutput: PacketOutput {
         }
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        for (key, value) in container.recordingOptions {
-            av_dict_set(&options, key, value, 0)
-        }
-        try check(avformat_write_header(format, &options), "avformat_write_header", path)
+        try muxer.writeHeader(options: container.recordingOptions, subject: path)
         headerWritten = true
         try io.flush(durable: true)
     }
@@ -111,9 +106,7 @@ public final class MovieFileOutput: PacketOutput {
     /// syncs the file to disk about once a second.
     public func write(_ encoded: EncodedPacket) throws {
         guard let stream = streams[encoded.kind] else { return }
-        try check(av_packet_ref(packet, encoded.pointer), "av_packet_ref", path)
-        packet.pointee.stream_index = stream.pointee.index
-        av_packet_rescale_ts(packet, encoded.stream.timeBase, stream.pointee.time_base)
+        try encoded.reference(into: packet, for: stream, subject: path)
         let written = av_interleaved_write_frame(format, packet)
         // The file's own error (ENOSPC, EIO) says more than libavformat's, which may even
         // have swallowed it.

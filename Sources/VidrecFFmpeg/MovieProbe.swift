@@ -14,7 +14,6 @@ public struct MovieProbe: MovieDescribing {
         let demuxer = try InputFormatContext(path: path)
         defer { withExtendedLifetime(demuxer) {} }
         let input: UnsafeMutablePointer<AVFormatContext>? = demuxer.pointer
-        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", path)
         var streams: [MovieInfo.Stream] = (0..<Int(input!.pointee.nb_streams)).map { index in
             let parameters = input!.pointee.streams[index]!.pointee.codecpar.pointee
             let kind = av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
@@ -45,7 +44,6 @@ public struct MovieProbe: MovieDescribing {
         let demuxer = try InputFormatContext(path: path)
         defer { withExtendedLifetime(demuxer) {} }
         let input = demuxer.pointer
-        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", path)
         var description = MovieDescription(duration: 0, width: nil, height: nil, frameRate: nil, codecs: [], tags: [:])
         if input.pointee.duration > 0 { description.duration = Double(input.pointee.duration) / Double(AV_TIME_BASE) }
         var video: [String] = [], other: [String] = []

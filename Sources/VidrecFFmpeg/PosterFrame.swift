@@ -21,7 +21,6 @@ public struct PosterFrame: PosterFrameMaking {
         let jpeg = "the poster frame of \(movie)"
         let demuxer = try InputFormatContext(path: movie)
         let input = demuxer.pointer
-        try check(avformat_find_stream_info(input, nil), "avformat_find_stream_info", movie)
         var decoderCodec: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(input, AVMEDIA_TYPE_VIDEO, -1, -1, &decoderCodec, 0)
         try check(index, "av_find_best_stream", "\(movie): a video stream")

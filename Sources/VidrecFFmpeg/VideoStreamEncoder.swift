@@ -86,8 +86,8 @@ final class VideoStreamEncoder: StreamEncoder {
                 // back fewer frames, which a crash loses. x264 holds max(B-frames,
                 // lookahead) + its frame threads - 1, and with frame threads a threaded
                 // lookahead on top unless it is off: with a lookahead of a tenth of a
-                // second and that off, `low` loses about a third of a second to a kill -9
-                // instead of one second.
+                // second and that off, a kill -9 during `low` lost 0.67 s instead of 0.99 s
+                // (scripts/benchmark-finish --crash-only).
                 let tenth = max(1, Int(settings.frameRate.numerator / (10 * settings.frameRate.denominator)))
                 try EncoderOptions.set(cc, "rc-lookahead", String(min(3, tenth)), codec: codec)
                 if EncoderOptions.has(cc, "x264-params") {

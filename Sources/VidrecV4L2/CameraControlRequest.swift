@@ -15,6 +15,18 @@ public struct CameraControlRequest: Sendable, Equatable {
         case whiteBalance(Int?)
         /// `--torch on|off`.
         case torch(Bool)
+
+        /// What it sets, in words: the control's name for `--set`, else `focus`,
+        /// `exposure`, `white balance` or `torch`.
+        public var name: String {
+            switch self {
+            case .set(let name, _): name
+            case .focus: "focus"
+            case .exposure: "exposure"
+            case .whiteBalance: "white balance"
+            case .torch: "torch"
+            }
+        }
     }
 
     /// In the order given; shortcuts after `--set`.
@@ -79,7 +91,7 @@ public struct CameraControlRequest: Sendable, Equatable {
                 let isFocus = if case .focus = entry { true } else { false }
                 let autoKeys = isFocus ? ["focus_automatic_continuous", "focus_auto"] : ["white_balance_automatic", "white_balance_temperature_auto"]
                 let valueKeys = isFocus ? ["focus_absolute"] : ["white_balance_temperature"]
-                let what = isFocus ? "focus" : "white balance"
+                let what = entry.name
                 let automatic = find(autoKeys)
                 guard let value else {
                     guard let automatic else { throw missing("automatic \(what)", autoKeys) }

@@ -33,9 +33,7 @@ struct ControlsCommand: VidrecCommand {
                 if !control.menu.isEmpty { row["menu"] = control.menu.map { ["value": $0.value, "name": $0.name] } }
                 return row
             }
-            let data = try JSONSerialization.data(withJSONObject: ["camera": description.path, "name": description.name, "controls": rows],
-                                                  options: [.prettyPrinted, .sortedKeys])
-            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            try context.printJSON(["camera": description.path, "name": description.name, "controls": rows])
             return .success
         }
         context.out("\(description.path) (\(description.name))\n")

@@ -35,8 +35,7 @@ struct DevicesCommand: VidrecCommand {
                     "channels": mic.channels.map { [$0.lowerBound, $0.upperBound] } as Any,
                 ] as [String: Any] },
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            try context.printJSON(object)
             return .success
         }
         context.out("Cameras:\n")

@@ -1,6 +1,6 @@
 import Foundation
 import VidrecCore
-import VidrecFFmpeg
+import VidrecMedia
 
 /// `vidrec list` (or `vidrec album`): what is in the album, newest first.
 struct ListCommand: VidrecCommand {
@@ -22,11 +22,10 @@ struct ListCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let catalog = AlbumCatalog(album: context.album(albumPath), manifest: context.manifest, describer: MovieProbe())
+        let catalog = context.albumCatalog(albumPath)
         let items = try catalog.items()
         if json {
-            let data = try JSONSerialization.data(withJSONObject: items.map(ListCommand.row), options: [.prettyPrinted, .sortedKeys])
-            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            try context.printJSON(items.map(ListCommand.row))
             return .success
         }
         guard !items.isEmpty else {
@@ -61,7 +60,7 @@ struct ListCommand: VidrecCommand {
             row["width"] = movie.width
             row["height"] = movie.height
             row["frameRate"] = movie.frameRate
-            row["title"] = movie.tags["title"]
+            row["title"] = movie.tags[MovieMetadataKey.title]
         }
         row["preset"] = item.preset
         row["camera"] = item.camera

@@ -32,8 +32,7 @@ struct PendingCommand: VidrecCommand {
             ])
         }
         if json {
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
-            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            try context.printJSON(rows)
             return .success
         }
         if rows.isEmpty {

@@ -22,7 +22,7 @@ struct SheetCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let catalog = AlbumCatalog(album: context.album(albumPath), manifest: context.manifest, describer: MovieProbe())
+        let catalog = context.albumCatalog(albumPath)
         let items = try catalog.items().filter { $0.unreadable == nil }
         guard !items.isEmpty else {
             throw CLIError("the album \(catalog.album.path) has nothing to draw; save a recording with 'vidrec save' or 'vidrec start --save'", .noInput)

@@ -1,6 +1,5 @@
 import Foundation
 import VidrecCore
-import VidrecFFmpeg
 
 /// `vidrec show NAME`: everything known about one item in the album.
 struct ShowCommand: VidrecCommand {
@@ -25,13 +24,12 @@ struct ShowCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let catalog = AlbumCatalog(album: context.album(albumPath), manifest: context.manifest, describer: MovieProbe())
+        let catalog = context.albumCatalog(albumPath)
         let item = try catalog.item(named: name)
         var row = ListCommand.row(item)
         row["tags"] = item.movie?.tags
         if json {
-            let data = try JSONSerialization.data(withJSONObject: row, options: [.prettyPrinted, .sortedKeys])
-            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            try context.printJSON(row)
             return .success
         }
         var lines = [

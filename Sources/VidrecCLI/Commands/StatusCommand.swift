@@ -31,8 +31,7 @@ struct StatusCommand: VidrecCommand {
                 if let limit = entry.sidecar.maxDuration { row["maxDuration"] = limit }
                 return row
             }
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
-            context.out(String(decoding: data, as: UTF8.self) + "\n")
+            try context.printJSON(rows)
             return .success
         }
         if running.isEmpty {

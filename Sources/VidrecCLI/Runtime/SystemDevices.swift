@@ -48,7 +48,7 @@ final class SystemDevices: RecordingDevices, Sendable {
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
         guard camera != "test" else {
             if !controls.isEmpty {
-                throw CLIError("the test camera has no controls (asked: \(controlNames.joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
+                throw CLIError("the test camera has no controls (asked: \(controls.entries.map(\.name).joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
             }
             return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
                                 path: nil, mode: nil)
@@ -95,18 +95,5 @@ final class SystemDevices: RecordingDevices, Sendable {
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
         try DriftResampler(format: format)
-    }
-
-    /// The controls asked for by name, for the test camera's refusal.
-    private var controlNames: [String] {
-        controls.entries.map { entry in
-            switch entry {
-            case .set(let name, _): name
-            case .focus: "focus"
-            case .exposure: "exposure"
-            case .whiteBalance: "white balance"
-            case .torch: "torch"
-            }
-        }
     }
 }

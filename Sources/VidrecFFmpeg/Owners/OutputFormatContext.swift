@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// Owns a muxer's context, and its `AVIOContext` when the muxer opened it itself.
+/// Owns a muxer's context, and its `AVIOContext` when it opened one (``openURL(_:options:interrupt:subject:)``).
 ///
 /// The corresponding C functions are `avformat_alloc_output_context2`, `avio_open`,
 /// `avio_closep` and `avformat_free_context`.
@@ -16,24 +16,23 @@ final class OutputFormatContext {
         pointer = context!
     }
 
-    /// Opens `path` for writing through libavformat's own I/O; closed with the owner.
-    func openFile(_ path: String) throws(FFmpegError) {
-        try check(avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open", path)
-        ownsIO = true
-    }
-
     /// Opens `url` (a network protocol such as `rtmp://` or `srt://`) for writing, with
     /// `interrupt` deciding when a blocking call gives up; closed with the owner.
     /// The corresponding C function is `avio_open2`.
     func openURL(_ url: String, options: [(String, String)], interrupt: AVIOInterruptCB, subject: String) throws(FFmpegError) {
         var callback = interrupt
-        var dictionary: OpaquePointer?
-        defer { av_dict_free(&dictionary) }
-        for (key, value) in options {
-            av_dict_set(&dictionary, key, value, 0)
+        try OptionDictionary.with(options) { (dictionary) throws(FFmpegError) in
+            try check(avio_open2(&pointer.pointee.pb, url, AVIO_FLAG_WRITE, &callback, &dictionary), "avio_open2", subject)
         }
-        try check(avio_open2(&pointer.pointee.pb, url, AVIO_FLAG_WRITE, &callback, &dictionary), "avio_open2", subject)
         ownsIO = true
+    }
+
+    /// Writes the header with the muxer `options`. The corresponding C function is
+    /// `avformat_write_header`.
+    func writeHeader(options: [(String, String)], subject: String) throws(FFmpegError) {
+        try OptionDictionary.with(options) { (dictionary) throws(FFmpegError) in
+            try check(avformat_write_header(pointer, &dictionary), "avformat_write_header", subject)
+        }
     }
 
     deinit {
