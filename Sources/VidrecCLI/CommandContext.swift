@@ -49,9 +49,22 @@ public struct CommandContext: Sendable {
         Album(path: option.map { ($0 as NSString).expandingTildeInPath } ?? paths.defaultAlbum)
     }
 
-    /// The album (``album(_:)``) to browse, its items described by libavformat.
+    /// The photo album (`vidrec snap`): `--album`, else `VIDREC_PHOTOS`, else the XDG
+    /// pictures folder.
+    public func photoAlbum(_ option: String?) -> Album {
+        Album(path: option.map { ($0 as NSString).expandingTildeInPath } ?? paths.defaultPhotoAlbum)
+    }
+
+    /// The album a pending item is saved to: the photo album for a photo, else the album.
+    func album(_ option: String?, for entry: RecordingStore.Entry) -> Album {
+        entry.isPhoto ? photoAlbum(option) : album(option)
+    }
+
+    /// What to browse, its items described by libavformat: the folder `--album` names,
+    /// else the album and the photo album together.
     func albumCatalog(_ option: String?) -> AlbumCatalog {
-        AlbumCatalog(album: album(option), manifest: manifest, describer: MovieProbe())
+        let albums = option != nil ? [album(option)] : [album(nil), photoAlbum(nil)]
+        return AlbumCatalog(albums: albums, manifest: manifest, describer: MovieProbe())
     }
 
     /// Prints `object` (arrays, dictionaries, strings, numbers) as JSON for scripts:

@@ -1,13 +1,19 @@
 import Foundation
 import VidrecMedia
 
-/// The album as something to browse (`vidrec list`, `vidrec show`): every movie and
-/// photo in the album folder and its subfolders, newest first, described from its own
-/// header. Files saved by hand are listed too, marked as not made by vidrec, and never
+/// The albums as something to browse (`vidrec list`, `vidrec show`): every movie and
+/// photo in the album folders (the movies' and the photos') and their subfolders,
+/// newest first, described from its own header. Files saved by hand are listed too, marked as not made by vidrec, and never
 /// touched: the catalog only reads.
 public struct AlbumCatalog: Sendable {
-    /// The album.
-    public let album: Album
+    /// The albums, the movies' first.
+    public let albums: [Album]
+    /// The first album, where a contact sheet goes.
+    public var album: Album { albums[0] }
+    /// The albums, for messages: `the album ~/Videos/vidrec` or `the albums … and …`.
+    public var folders: String {
+        (albums.count == 1 ? "the album " : "the albums ") + albums.map(\.path).joined(separator: " and ")
+    }
     private let manifest: AlbumManifest
     private let describer: any MovieDescribing
 
@@ -16,11 +22,19 @@ public struct AlbumCatalog: Sendable {
     /// File name extensions listed as photos.
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png"]
 
-    /// A catalog of `album`; `manifest` tells what vidrec saved there.
-    public init(album: Album, manifest: AlbumManifest, describer: any MovieDescribing) {
-        self.album = album
+    /// A catalog of `albums` (at least one; the same folder twice counts once);
+    /// `manifest` tells what vidrec saved there.
+    public init(albums: [Album], manifest: AlbumManifest, describer: any MovieDescribing) {
+        precondition(!albums.isEmpty)
+        var seen = Set<String>()
+        self.albums = albums.filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.path).inserted }
         self.manifest = manifest
         self.describer = describer
+    }
+
+    /// A catalog of one album.
+    public init(album: Album, manifest: AlbumManifest, describer: any MovieDescribing) {
+        self.init(albums: [album], manifest: manifest, describer: describer)
     }
 
     /// Every movie and photo, newest first (by recording time, then name). Hidden files
@@ -29,12 +43,16 @@ public struct AlbumCatalog: Sendable {
     /// - Throws: ``StoreError/albumNotAFolder(_:)`` when the album path is a file. An
     ///   album that does not exist yet is empty.
     public func items() throws -> [AlbumItem] {
+        try albums.flatMap(items(in:)).sorted { ($0.date, $1.name) > ($1.date, $0.name) }
+    }
+
+    private func items(in album: Album) throws -> [AlbumItem] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: album.path, isDirectory: &isFolder) else { return [] }
         guard isFolder.boolValue else { throw StoreError.albumNotAFolder(album.path) }
         let saved = Set((try? manifest.savedFiles(album: album.path)) ?? [])
         var items: [AlbumItem] = []
-        for name in mediaFiles() {
+        for name in mediaFiles(in: album) {
             let path = album.path + "/" + name
             guard let info = try? FileSystem.linkStatus(path), info.st_mode & S_IFMT == S_IFREG else { continue }
             let ext = (name as NSString).pathExtension.lowercased()
@@ -55,7 +73,7 @@ public struct AlbumCatalog: Sendable {
             }
             items.append(item)
         }
-        return items.sorted { ($0.date, $1.name) > ($1.date, $0.name) }
+        return items
     }
 
     /// The item called `name`: its path below the album, with or without the extension.
@@ -66,12 +84,12 @@ public struct AlbumCatalog: Sendable {
         if let exact = all.first(where: { $0.name == name }) { return exact }
         let bare = all.filter { ($0.name as NSString).deletingPathExtension == name }
         if let only = bare.first, bare.count == 1 { return only }
-        throw StoreError.notInAlbum(name, album: album.path,
+        throw StoreError.notInAlbum(name, album: folders,
                                     suggestion: Suggestion.closest(to: name, in: all.map { ($0.name as NSString).deletingPathExtension }))
     }
 
-    /// The album's movie and photo files, as paths below it, without hidden entries.
-    private func mediaFiles() -> [String] {
+    /// `album`'s movie and photo files, as paths below it, without hidden entries.
+    private func mediaFiles(in album: Album) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: album.path) else { return [] }
         var names: [String] = []
         while let name = walker.nextObject() as? String {

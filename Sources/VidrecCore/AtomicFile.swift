@@ -6,12 +6,12 @@ import VidrecMedia
 /// link), optionally `fsync`ed, then renamed over `PATH`, so a reader sees the old file
 /// or the new one and never half of one. Used for sidecars, the album manifest and the
 /// progress hint.
-enum AtomicFile {
+public enum AtomicFile {
     /// Writes `data` to `path` as described; `durable` syncs it before the rename.
     ///
     /// - Throws: ``SystemError`` naming the step and the file; the old file is untouched,
     ///   and no scratch file is left.
-    static func write(_ data: Data, to path: String, durable: Bool) throws {
+    public static func write(_ data: Data, to path: String, durable: Bool) throws {
         let temporary = path + ".tmp"
         try FileSystem.removeIfPresent(temporary)
         let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, operation: "create")

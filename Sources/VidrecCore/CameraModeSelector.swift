@@ -114,6 +114,27 @@ public struct CameraModeSelector: Sendable {
         return Choice(mode: mode, outputFrameRate: output, fit: fitted, summary: summary)
     }
 
+    /// The mode with the largest picture, for a still photo at the camera's largest size
+    /// (`vidrec snap`, like `AVCapturePhotoOutput.maxPhotoDimensions`): at that size,
+    /// native formats before libv4l's conversions, raw before MJPEG, then the fastest rate.
+    ///
+    /// - Parameter format: `--camera-format`, if given.
+    public func largest(from modes: [CameraMode], format: PixelFormat?, camera: String) throws(Failure) -> CameraMode {
+        let offered = Array(Set(modes.map(\.fourcc))).sorted()
+        var usable = modes.filter { $0.pixelFormat != nil }
+        if let format {
+            usable = usable.filter { $0.pixelFormat == format }
+            if usable.isEmpty { throw .formatNotOffered(camera: camera, asked: format.rawValue, offered: offered) }
+        }
+        guard !usable.isEmpty else { throw .noUsableFormat(camera: camera, offered: offered) }
+        return usable.max { a, b in
+            if a.width * a.height != b.width * b.height { return a.width * a.height < b.width * b.height }
+            if a.emulated != b.emulated { return a.emulated }
+            if (a.pixelFormat == .mjpeg) != (b.pixelFormat == .mjpeg) { return a.pixelFormat == .mjpeg }
+            return a.frameRate < b.frameRate
+        }!
+    }
+
     /// `16:9`, `4:3`: a size's aspect ratio in lowest terms.
     static func ratio(_ width: Int, _ height: Int) -> String {
         var (a, b) = (width, height)

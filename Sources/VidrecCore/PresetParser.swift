@@ -23,7 +23,7 @@ public struct PresetParser: Sendable {
     static let videoFields = ["codec", "speed", "crf", "bitRate", "keyframeInterval", "pixelFormat"]
     static let audioFields = ["codec", "sampleRate", "channels", "bitRate"]
     /// Containers and the codecs each can hold.
-    static let containers = Container.allCases.map(\.rawValue)
+    static let containers = Container.allCases.filter(\.isMovie).map(\.rawValue)
 
     /// Parses the preset in `file`, naming it `name`.
     public func parse(file: String, name: String) throws(PresetError) -> Preset {

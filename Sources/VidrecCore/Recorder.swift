@@ -15,6 +15,7 @@ public final class Recorder: Sendable {
     private let saver: AlbumSaver
     private let freeSpace: @Sendable (String) -> Int64?
     private let session = Mutex<CaptureSession?>(nil)
+    private let photoOutput = Mutex<PhotoOutput?>(nil)
     private let stopRequested = Atomic<Bool>(false)
 
     /// Creates a recorder.
@@ -37,6 +38,18 @@ public final class Recorder: Sendable {
     public func requestStop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         session.withLock { $0?.requestStop() }
+    }
+
+    /// Takes a still photo from the running recording's camera (the next frame it
+    /// captures, at the camera's size or `width` wide) and writes it to `path`, as
+    /// `vidrec snap` asks while the camera is busy recording. The movie loses nothing.
+    /// Safe from any thread.
+    ///
+    /// - Throws: ``PhotoError``: ``PhotoError/notRecording`` before the recording has
+    ///   started or after it ended.
+    public func takePhoto(to path: String, width: Int?, timeout: Double = 10) throws(PhotoError) -> PhotoOutput.Taken {
+        guard let output = photoOutput.withLock({ $0 }) else { throw .notRecording }
+        return try output.capture(to: path, width: width, timeout: timeout)
     }
 
     /// The tags written into the movie: what made it and when (``MovieMetadataKey``).
@@ -113,10 +126,18 @@ public final class Recorder: Sendable {
         events(.started(id: entry.id, preset: preset.name, settings: preset.resolvedDescription,
                         sources: [camera.source.displayName, audio?.displayName].compactMap { $0 }, limit: request.duration))
         let movie = OutputConnection(output: output, policy: .sized(for: camera.source.videoFormat), threadName: "vidrec.encode")
+        // The photo output beside the movie: two frames at most wait for it, and it never
+        // ends the recording.
+        let photos = devices.makePhotoEncoder().map { PhotoOutput(encoder: $0) }
+        let photoConnection = photos.map {
+            OutputConnection(output: $0, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.photo")
+        }
+        photoOutput.withLock { $0 = photos }
+        defer { photoOutput.withLock { $0 = nil } }
         let stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
         let outcome: RecordingOutcome
         do {
-            outcome = try session.run(outputs: [movie], stretcher: stretcher) { progress in
+            outcome = try session.run(outputs: [movie] + (photoConnection.map { [$0] } ?? []), stretcher: stretcher) { progress in
                 events(.progress(progress))
                 store.writeProgress(progress, id: entry.id)
             }

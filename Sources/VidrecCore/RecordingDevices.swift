@@ -34,6 +34,14 @@ public protocol RecordingDevices: AnyObject {
     /// Creates the resampler that corrects the microphone's clock drift for audio in
     /// `format`; `nil` leaves drift uncorrected.
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)?
+
+    /// Creates the encoder of the photo output beside the movie (``PhotoOutput``), for
+    /// `vidrec snap` during a recording; `nil` (the default) records without one.
+    func makePhotoEncoder() -> (any PhotoEncoding)?
+}
+
+extension RecordingDevices {
+    public func makePhotoEncoder() -> (any PhotoEncoding)? { nil }
 }
 
 /// A camera opened by ``RecordingDevices/openCamera(adjusting:)``.

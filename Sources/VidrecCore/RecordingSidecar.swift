@@ -66,6 +66,8 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var maxDuration: Double?
     /// The name asked for with `--as` or `--name`, for the save step.
     public var saveName: String?
+    /// A still photo's size (`2560x1440`); `nil` for a movie.
+    public var photoSize: String?
 
     /// Creates a sidecar for a recording that is starting now.
     public init(id: String, preset: String, presetFile: String, camera: String, microphone: String?,

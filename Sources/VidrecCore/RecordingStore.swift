@@ -7,7 +7,9 @@ import VidrecMedia
 /// `UIImagePickerController` hands over before it is saved to the Camera Roll.
 ///
 /// Layout under `<state>/pending` (mode 0700): `ID.partial.EXT` while recording,
-/// `ID.EXT` once finalized, `ID.json` (the sidecar), `ID.lock` (held while recording).
+/// `ID.EXT` once finalized, `ID.json` (the sidecar), `ID.lock` (held while recording),
+/// `ID.sock` (the running recording's control socket). Still photos (`vidrec snap`)
+/// are kept the same way, as `ID.jpg`.
 public struct RecordingStore: Sendable {
     /// A pending recording as found on disk.
     public struct Entry: Sendable {
@@ -21,6 +23,10 @@ public struct RecordingStore: Sendable {
         public var partialPath: String
         /// The lock held while recording.
         public var lockPath: String
+        /// The running recording's control socket (`vidrec snap` asks it for photos).
+        public var controlPath: String { (lockPath as NSString).deletingPathExtension + ".sock" }
+        /// Whether this is a still photo (`vidrec snap`) rather than a movie.
+        public var isPhoto: Bool { sidecar.container == .jpeg }
         /// The ID.
         public var id: String { sidecar.id }
         /// Bytes in whichever file exists.
@@ -237,6 +243,6 @@ public struct RecordingStore: Sendable {
 
     private func remove(_ entry: Entry) {
         endProgress(id: entry.id)
-        FileSystem.removeQuietly(directory + "/" + entry.id + ".json", entry.lockPath)
+        FileSystem.removeQuietly(directory + "/" + entry.id + ".json", entry.lockPath, entry.controlPath)
     }
 }

@@ -33,7 +33,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case let .missingFile(path):
             "the recording's file \(path) is missing; discard it with 'vidrec discard'"
         case let .notInAlbum(name, album, suggestion):
-            "nothing called '\(name)' in the album \(album)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'vidrec list' shows what is there")
+            "nothing called '\(name)' in \(album)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'vidrec list' shows what is there")
         case let .invalidName(name):
             "'\(name)' is not a file name; give a plain name without '/', such as --as holiday"
         }

@@ -40,13 +40,24 @@ public struct VidrecPaths: Sendable {
         return videosDirectory + "/vidrec"
     }
 
+    /// The photo album (`vidrec snap`): `VIDREC_PHOTOS`, else `$XDG_PICTURES_DIR/vidrec`
+    /// (from the environment or `~/.config/user-dirs.dirs`), else `~/Pictures/vidrec`.
+    public var defaultPhotoAlbum: String {
+        if let album = environment["VIDREC_PHOTOS"], !album.isEmpty { return album }
+        return userDirectory("XDG_PICTURES_DIR", default: "Pictures") + "/vidrec"
+    }
+
     /// `XDG_VIDEOS_DIR` as `xdg-user-dirs` defines it.
-    public var videosDirectory: String {
-        if let videos = environment["XDG_VIDEOS_DIR"], videos.hasPrefix("/") { return videos }
+    public var videosDirectory: String { userDirectory("XDG_VIDEOS_DIR", default: "Videos") }
+
+    /// One of `xdg-user-dirs`' folders: `variable` from the environment, else from
+    /// `~/.config/user-dirs.dirs`, else `~/<fallback>`.
+    private func userDirectory(_ variable: String, default fallback: String) -> String {
+        if let folder = environment[variable], folder.hasPrefix("/") { return folder }
         let file = xdg("XDG_CONFIG_HOME", default: ".config") + "/user-dirs.dirs"
         if let text = try? String(contentsOfFile: file, encoding: .utf8) {
-            for line in text.split(separator: "\n") where line.hasPrefix("XDG_VIDEOS_DIR=") {
-                var value = String(line.dropFirst("XDG_VIDEOS_DIR=".count))
+            for line in text.split(separator: "\n") where line.hasPrefix(variable + "=") {
+                var value = String(line.dropFirst(variable.count + 1))
                 if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                     value = String(value.dropFirst().dropLast())
                 }
@@ -54,7 +65,7 @@ public struct VidrecPaths: Sendable {
                 if value.hasPrefix("/") { return value }
             }
         }
-        return home + "/Videos"
+        return home + "/" + fallback
     }
 
     /// Folders holding the built-in presets, most specific first: `VIDREC_PRESETS_DIR`;

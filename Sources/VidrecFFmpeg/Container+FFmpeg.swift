@@ -9,6 +9,7 @@ extension Container {
         case .mov: "mov"
         case .mkv: "matroska"
         case .webm: "webm"
+        case .jpeg: "image2"
         }
     }
 

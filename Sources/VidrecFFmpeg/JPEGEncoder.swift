@@ -5,15 +5,14 @@ import VidrecMedia
 /// album's contact sheet.
 enum JPEGEncoder {
     /// Scales `picture` to `width` (even, keeping the aspect ratio and the pixels'
-    /// shape) in full-range YUV 4:2:0 and encodes it as a JPEG.
+    /// shape; never larger) in full-range YUV 4:2:0 and encodes it as a JPEG.
+    ///
+    /// - Parameter quantizer: the JPEG quantizer, 2 (finest) to 31; 3 is small and good
+    ///   enough for thumbnails.
     static func encode(_ picture: UnsafeMutablePointer<AVFrame>, width: Int, turnedClockwise degrees: Int = 0,
-                       subject jpeg: String) throws -> [UInt8] {
+                       quantizer: Int32 = 3, subject jpeg: String) throws -> [UInt8] {
         let source = picture.pointee
-        var aspect = source.sample_aspect_ratio
-        if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
-        let shownWidth = Double(source.width) * av_q2d(aspect)
-        let outputWidth = Int32(max(16, min(width, Int(shownWidth))) & ~1)
-        let outputHeight = Int32(max(2, Int((Double(outputWidth) * Double(source.height) / shownWidth).rounded())) & ~1)
+        let (outputWidth, outputHeight) = outputSize(of: picture, width: width)
 
         let turned = degrees == 90 || degrees == 270
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
@@ -26,7 +25,7 @@ enum JPEGEncoder {
         context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
         context.pointee.time_base = AVRational(num: 1, den: 1)
         context.pointee.flags |= AV_CODEC_FLAG_QSCALE
-        context.pointee.global_quality = 3 * FF_QP2LAMBDA
+        context.pointee.global_quality = quantizer * FF_QP2LAMBDA
         try check(avcodec_open2(context, codec, nil), "avcodec_open2", "mjpeg for \(jpeg)")
 
         let scaled = try OwnedFrame(subject: jpeg)
@@ -58,6 +57,18 @@ enum JPEGEncoder {
         try check(avcodec_send_frame(context, upright.pointer), "avcodec_send_frame", jpeg)
         try check(avcodec_receive_packet(context, packetOwner.pointer), "avcodec_receive_packet", jpeg)
         return Array(UnsafeBufferPointer(start: packetOwner.pointer.pointee.data, count: Int(packetOwner.pointer.pointee.size)))
+    }
+
+    /// The size ``encode(_:width:turnedClockwise:quantizer:subject:)`` scales `picture`
+    /// to for `width`, before any turn: even, the aspect ratio and the pixels' shape kept,
+    /// never larger than the picture.
+    static func outputSize(of picture: UnsafeMutablePointer<AVFrame>, width: Int) -> (width: Int32, height: Int32) {
+        let source = picture.pointee
+        var aspect = source.sample_aspect_ratio
+        if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
+        let shownWidth = Double(source.width) * av_q2d(aspect)
+        let outputWidth = Int32(max(16, min(width, Int(shownWidth))) & ~1)
+        return (outputWidth, Int32(max(2, Int((Double(outputWidth) * Double(source.height) / shownWidth).rounded())) & ~1))
     }
 
     /// A copy of the YUV 4:2:0 picture `source` turned clockwise by 90, 180 or 270 degrees,

@@ -1,7 +1,7 @@
 import CFFmpeg
 import VidrecMedia
 
-/// A movie's poster frame as a JPEG (`.thumbnails/NAME.jpg` in the album): the picture
+/// A movie's poster frame, or a photo's thumbnail, as a JPEG (`.thumbnails/NAME.jpg` in the album): the picture
 /// about a second in (past a camera's first, often dark, frames), scaled to the width
 /// asked for, keeping the aspect ratio, encoded with libavcodec's MJPEG encoder.
 public struct PosterFrame: PosterFrameMaking {
@@ -31,8 +31,11 @@ public struct PosterFrame: PosterFrameMaking {
         try check(avcodec_parameters_to_context(decoder.pointer, stream.pointee.codecpar), "avcodec_parameters_to_context", movie)
         try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2", movie)
         let target = av_rescale_q(Int64(PosterFrame.offset * Double(AV_TIME_BASE)), cffmpeg_time_base_q(), stream.pointee.time_base)
-        // A movie shorter than the offset has no keyframe there: start from the beginning.
-        _ = av_seek_frame(input, index, target, AVSEEK_FLAG_BACKWARD)
+        // A movie shorter than the offset (and a photo) is read from the beginning, to
+        // its last picture.
+        if input.pointee.duration != cffmpeg_nopts_value(), input.pointee.duration > Int64(PosterFrame.offset * Double(AV_TIME_BASE)) {
+            _ = av_seek_frame(input, index, target, AVSEEK_FLAG_BACKWARD)
+        }
 
         let packetOwner = try OwnedPacket(subject: movie)
         let frameOwner = try OwnedFrame(subject: movie)

@@ -135,35 +135,15 @@ final class VideoStreamEncoder: StreamEncoder {
     ///   for a corrupt MJPEG frame, which is skipped and counted.
     func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
         try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
-        var source: [UnsafePointer<UInt8>?] = Array(repeating: nil, count: 4)
-        var strides: [Int32] = Array(repeating: 0, count: 4)
-        let sourceFormat: AVPixelFormat
-        if input.pixelFormat == .mjpeg {
-            if decoder == nil { decoder = try MJPEGDecoder() }
-            let decoded = decoder!.frame
-            do { try decoder!.decode(input) } catch {
-                undecodableFrames += 1
-                return nil
-            }
-            withUnsafeBytes(of: &decoded.pointee.data) { data in
-                for i in 0..<4 { source[i] = UnsafePointer(data.load(fromByteOffset: i * 8, as: UnsafeMutablePointer<UInt8>?.self)) }
-            }
-            withUnsafeBytes(of: &decoded.pointee.linesize) { sizes in
-                for i in 0..<4 { strides[i] = sizes.load(fromByteOffset: i * 4, as: Int32.self) }
-            }
-            sourceFormat = AVPixelFormat(rawValue: decoded.pointee.format)
-        } else {
-            var offset = 0
-            let base = UnsafePointer<UInt8>(input.buffer.bytes.assumingMemoryBound(to: UInt8.self))
-            for (plane, rows) in input.pixelFormat.planeRows(height: input.height).enumerated() {
-                source[plane] = base + offset
-                strides[plane] = Int32(input.strides[plane])
-                offset += input.strides[plane] * rows
-            }
-            precondition(offset <= input.byteCount, "video frame shorter than its format")
-            if input.pixelFormat == .yv12 { source.swapAt(1, 2); strides.swapAt(1, 2) }
-            sourceFormat = input.pixelFormat.avPixelFormat!
+        if input.pixelFormat == .mjpeg, decoder == nil { decoder = try MJPEGDecoder() }
+        let picture: CapturedPicture
+        do { picture = try CapturedPicture(input, decoder: &decoder) } catch where input.pixelFormat == .mjpeg {
+            undecodableFrames += 1
+            return nil
         }
+        var source = picture.planes
+        let strides = picture.strides
+        let sourceFormat = picture.format
         let cc = codecContext.pointee
         // Fit a picture of another aspect ratio: use part of it (crop), or draw it into
         // part of the frame with black bars (pad).

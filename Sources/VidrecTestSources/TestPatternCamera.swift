@@ -9,6 +9,8 @@ import VidrecMedia
 /// take the same path through the session and the movie output as a real camera's.
 public final class TestPatternCamera: VideoCaptureSource {
     public let displayName = "test pattern"
+    /// The size of a still photo at the test camera's "largest size" (`vidrec snap`).
+    public static let largestSize = (width: 1920, height: 1080)
     public let videoFormat: VideoFormat
 
     private let worker = CaptureWorker()

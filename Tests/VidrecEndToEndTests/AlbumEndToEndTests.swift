@@ -9,7 +9,7 @@ extension EndToEndTests {
 
         @Test func listShowsEveryItemNewestFirstWithWhatMadeIt() throws {
             let home = try Home()
-            #expect(try VidrecProcess.run(["list"], home: home.path).out.contains("is empty"))
+            #expect(try VidrecProcess.run(["list"], home: home.path).out.contains("are empty"))
             let first = try VidrecProcess.run(Self.start + ["--quality", "low", "--as", "first"], home: home.path)
             #expect(first.code == 0, "\(first.err)")
             let second = try VidrecProcess.run(Self.start + ["--quality", "medium", "--as", "second"], home: home.path)
@@ -101,7 +101,7 @@ extension EndToEndTests {
             #expect(shown.out.contains("\ncom.vidrec.microphone  test tone (1 kHz)\n"), "\(shown.out)")
             let missing = try VidrecProcess.run(["show", "frist"], home: home.path)
             #expect(missing.code == 66)
-            #expect(missing.err.hasPrefix("Error: nothing called 'frist' in the album \(home.album); did you mean 'first'?"), "\(missing.err)")
+            #expect(missing.err.hasPrefix("Error: nothing called 'frist' in the albums \(home.album) and \(home.photos); did you mean 'first'?"), "\(missing.err)")
         }
 
         /// A poster frame that cannot be made costs the thumbnail, never the save.

@@ -92,9 +92,12 @@ import Testing
         (["stop"], "Error: no recording in progress; start one with 'vidrec start'", 66),
         (["stop", "nosuch"], "Error: no running recording 'nosuch'; nothing is recording", 66),
         (["recover"], "Error: nothing to recover: no recording was interrupted", 66),
-        (["show", "nosuch"], "Error: nothing called 'nosuch' in the album $HOME/Videos/vidrec; 'vidrec list' shows what is there", 66),
+        (["snap", "--size", "641x480"], "Error: The value '641x480' is invalid for '--size <max|WxH>': give max, or an even width and height from 32 to 16384 such as 1920x1080", 64),
+        (["snap", "--album", "/tmp/x"], "Error: '--album <dir>' cannot be used with 'a photo that is not saved; add --save'", 64),
+        (["snap", "--camera", "test", "--set", "brightness=10"], "Error: the test camera has no controls (asked: brightness); --set and the control shortcuts need a real camera", 65),
+        (["show", "nosuch"], "Error: nothing called 'nosuch' in the albums $HOME/Videos/vidrec and $HOME/Pictures/vidrec; 'vidrec list' shows what is there", 66),
         (["show"], "Error: Missing expected argument '<name>'", 64),
-        (["sheet"], "Error: the album $HOME/Videos/vidrec has nothing to draw; save a recording with 'vidrec save' or 'vidrec start --save'", 66),
+        (["sheet"], "Error: nothing to draw in the albums $HOME/Videos/vidrec and $HOME/Pictures/vidrec; save a recording with 'vidrec save' or 'vidrec start --save', or a photo with 'vidrec snap --save'", 66),
         (["list", "--album", "$HOME/broken.json"], "Error: album $HOME/broken.json is not a folder; remove it or choose another album with --album DIR", 73),
     ]
 

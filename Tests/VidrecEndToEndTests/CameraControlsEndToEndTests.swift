@@ -49,7 +49,7 @@ extension KernelDriverTests {
             // --keep-controls leaves the value; put it back for the tests that follow.
             defer { _ = try? Probe.tool("v4l2-ctl", ["-d", "/dev/video0", "-c", "brightness=\(original)"]) }
             let kept = try Self.record(home, ["--set", "brightness=200", "--keep-controls"])
-            #expect(kept.err.contains("kept after the recording (--keep-controls)"), "\(kept.err)")
+            #expect(kept.err.contains("kept afterwards (--keep-controls)"), "\(kept.err)")
             #expect(try Self.brightness(home) == 200)
         }
 

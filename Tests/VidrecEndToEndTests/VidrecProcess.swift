@@ -92,6 +92,7 @@ final class Home {
     }
     var pending: String { path + "/.local/state/vidrec/pending" }
     var album: String { path + "/Videos/vidrec" }
+    var photos: String { path + "/Pictures/vidrec" }
     func files(in folder: String, ending suffix: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(suffix) }.sorted()
             .map { folder + "/" + $0 }

@@ -9,7 +9,7 @@ struct ListCommand: VidrecCommand {
         abstract: "List the movies and photos in the album, newest first.",
         discussion: "Items that vidrec did not save (copied in by hand) are listed too, marked with '*' (\"madeByVidrec\": false in JSON); vidrec never changes or removes them.",
         arguments: [
-            .option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+            .option("album", value: "dir", help: "One folder to list. (default: the album, $VIDREC_ALBUM or ~/Videos/vidrec, and the photo album, $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
             .flag("json", help: "Print JSON for scripts."),
         ])
 
@@ -29,7 +29,7 @@ struct ListCommand: VidrecCommand {
             return .success
         }
         guard !items.isEmpty else {
-            context.out("the album \(catalog.album.path) is empty; save a recording with 'vidrec save' or 'vidrec start --save'\n")
+            context.out("\(catalog.folders) \(catalog.albums.count == 1 ? "is" : "are") empty; save a recording with 'vidrec save' or 'vidrec start --save', or a photo with 'vidrec snap --save'\n")
             return .success
         }
         let table = [["NAME", "DATE", "DURATION", "RESOLUTION", "PRESET", "SIZE", "CAMERA"]] + items.map { item in

@@ -6,7 +6,7 @@ import VidrecFFmpeg
 struct PendingCommand: VidrecCommand {
     static let spec = CommandSpec(
         name: "pending",
-        abstract: "List recordings that have not been saved yet.",
+        abstract: "List recordings and photos that have not been saved yet.",
         discussion: "States: recording (being written now), finished, failed (ended by an error; what was recorded is kept), interrupted (vidrec was killed; 'vidrec save' recovers it).",
         arguments: [.flag("json", help: "Print JSON for scripts.")])
 
@@ -21,7 +21,7 @@ struct PendingCommand: VidrecCommand {
         var rows: [[String: Any]] = []
         for entry in entries {
             var duration = entry.sidecar.duration
-            if entry.state == .interrupted || entry.state == .recording {
+            if !entry.isPhoto, entry.state == .interrupted || entry.state == .recording {
                 // Whatever the fragments written so far hold.
                 duration = try? MovieProbe().inspect(entry.partialPath).playableDuration
             }
@@ -29,6 +29,7 @@ struct PendingCommand: VidrecCommand {
                 "id": entry.id, "state": entry.state.rawValue, "preset": entry.sidecar.preset,
                 "duration": duration ?? 0, "bytes": entry.bytes, "file": FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath,
                 "startTime": entry.sidecar.startTime, "droppedFrames": entry.sidecar.droppedFrames ?? 0,
+                "kind": entry.isPhoto ? "photo" : "video",
             ])
         }
         if json {
@@ -42,7 +43,7 @@ struct PendingCommand: VidrecCommand {
         func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
         context.out(pad("ID", 20) + " " + pad("STATE", 12) + " " + pad("PRESET", 10) + " " + pad("DURATION", 10) + " SIZE\n")
         for row in rows {
-            let duration = String(format: "%.2f s", row["duration"] as! Double)
+            let duration = row["kind"] as! String == "photo" ? "photo" : String(format: "%.2f s", row["duration"] as! Double)
             context.out(pad(row["id"] as! String, 20) + " " + pad(row["state"] as! String, 12) + " "
                         + pad(row["preset"] as! String, 10) + " " + pad(duration, 10) + " "
                         + ByteCount.format(row["bytes"] as! Int64) + "\n")

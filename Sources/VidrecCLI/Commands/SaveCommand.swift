@@ -6,7 +6,7 @@ import VidrecFFmpeg
 struct SaveCommand: VidrecCommand {
     static let spec = CommandSpec(
         name: "save",
-        abstract: "Save a pending recording to the album and print its path.",
+        abstract: "Save a pending recording or photo to the album and print its path.",
         discussion: """
         Without an ID, saves the newest recording that is not still being written. An \
         interrupted recording (vidrec was killed) is finalized first. Saving is atomic and \
@@ -15,7 +15,7 @@ struct SaveCommand: VidrecCommand {
         arguments: [
             .positional("id", optional: true, help: "The recording to save (see 'vidrec pending')."),
             .option("as", value: "name", help: "The file name in the album (default: vidrec-<id>)."),
-            .option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+            .option("album", value: "dir", help: "The album folder. (default: for a recording $VIDREC_ALBUM or ~/Videos/vidrec; for a photo $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
         ])
 
     var id: String?
@@ -33,7 +33,7 @@ struct SaveCommand: VidrecCommand {
         let entry = try id.map { try store.entry(id: $0) } ?? store.newestSavable(command: "save")
         let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") })
-        let (saved, _) = try saver.save(entry, to: SaveRequest(album: context.album(albumPath)), name: name)
+        let (saved, _) = try saver.save(entry, to: SaveRequest(album: context.album(albumPath, for: entry)), name: name)
         context.out(saved + "\n")
         return .success
     }

@@ -25,7 +25,7 @@ struct SheetCommand: VidrecCommand {
         let catalog = context.albumCatalog(albumPath)
         let items = try catalog.items().filter { $0.unreadable == nil }
         guard !items.isEmpty else {
-            throw CLIError("the album \(catalog.album.path) has nothing to draw; save a recording with 'vidrec save' or 'vidrec start --save'", .noInput)
+            throw CLIError("nothing to draw in \(catalog.folders); save a recording with 'vidrec save' or 'vidrec start --save', or a photo with 'vidrec snap --save'", .noInput)
         }
         let tiles = items.map { item in
             let length = item.kind == .photo ? "photo" : String(format: "%.1f s", item.movie?.duration ?? 0)

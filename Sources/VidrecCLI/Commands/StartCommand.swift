@@ -80,9 +80,14 @@ struct StartCommand: VidrecCommand {
         }
 
         let status = StatusLine(enabled: terminal != nil, limit: options.limit, write: terminal ?? { _ in })
+        var control: ControlServer?
+        defer { control?.close() }
         let result = try recorder.record(request) { event in
             switch event {
             case let .started(id, preset, settings, sources, limit):
+                // Before the recording line: whoever waits for it may ask at once.
+                control = StartCommand.controlServer(at: store.directory + "/" + id + ".sock", recorder: recorder,
+                                                     camera: sources.first ?? "the camera", warn: context.err)
                 let until = limit.map { "for \($0)" } ?? "until stopped"
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
             case .progress(let progress):
@@ -117,6 +122,28 @@ struct StartCommand: VidrecCommand {
         for path in result.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
         context.out(saved + "\n")
         return .success
+    }
+
+    /// The recording's control socket, through which `vidrec snap` takes photos from it.
+    /// A socket that cannot be made costs only that: the recording goes on, and says so.
+    static func controlServer(at path: String, recorder: Recorder, camera: String,
+                              warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
+        do {
+            return try ControlServer(path: path) { request in
+                guard request.command == "snap", let target = request.path else {
+                    return ControlReply(error: "unknown request '\(request.command)'; this vidrec answers 'snap'")
+                }
+                do {
+                    let taken = try recorder.takePhoto(to: target, width: request.width)
+                    return ControlReply(width: taken.width, height: taken.height, camera: camera)
+                } catch {
+                    return ControlReply(error: "\(error)")
+                }
+            }
+        } catch {
+            warn("vidrec: no control socket (\(error)); 'vidrec snap' cannot take photos from this recording\n")
+            return nil
+        }
     }
 
     /// What the end line says after the reason: duration, frames, drops, gaps, size.

@@ -34,12 +34,7 @@ struct StartOptions {
             .option("album", value: "dir", help: "The album folder (with --save). (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
             .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
             .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
-            .repeatable("set", value: "name=value", help: "Set a camera control for the recording: a number, on/off, or a menu item by name ('vidrec controls' lists them). Repeatable."),
-            .option("focus", value: "auto|N", help: "Autofocus, or a fixed focus distance in the camera's units."),
-            .option("exposure", value: "auto|N", help: "Automatic exposure, or a fixed exposure time in the camera's units (100 µs for most webcams)."),
-            .option("white-balance", value: "auto|K", help: "Automatic white balance, or a colour temperature in kelvin."),
-            .option("torch", value: "on|off", help: "The camera's light (a flash LED in torch mode, or a webcam's LED), where it has one."),
-            .flag("keep-controls", help: "Leave the controls as set after the recording (by default vidrec sets them back)."),
+        ] + StartOptions.controlArguments + [
             .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
             .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
             .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
@@ -118,6 +113,35 @@ struct StartOptions {
             rotation = degrees
         }
         mirror = arguments.has("mirror")
+        (controls, keepControls) = try StartOptions.controls(arguments)
+        if let text = arguments[option: "live"] {
+            do {
+                live = try LiveDestination(parsing: text)
+            } catch {
+                throw .invalidValue(text, for: "--live <url>", reason: error.description)
+            }
+        }
+        logPath = arguments[option: "log"]
+        quiet = arguments.has("quiet")
+        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
+        where given && !save {
+            throw .conflicting(synopsis, "a recording that is not saved; add --save")
+        }
+    }
+
+    /// The camera-control options, shared by `vidrec start` and `vidrec snap`.
+    static let controlArguments: [ArgumentSpec] = [
+        .repeatable("set", value: "name=value", help: "Set a camera control: a number, on/off, or a menu item by name ('vidrec controls' lists them). Repeatable."),
+        .option("focus", value: "auto|N", help: "Autofocus, or a fixed focus distance in the camera's units."),
+        .option("exposure", value: "auto|N", help: "Automatic exposure, or a fixed exposure time in the camera's units (100 µs for most webcams)."),
+        .option("white-balance", value: "auto|K", help: "Automatic white balance, or a colour temperature in kelvin."),
+        .option("torch", value: "on|off", help: "The camera's light (a flash LED in torch mode, or a webcam's LED), where it has one."),
+        .flag("keep-controls", help: "Leave the controls as set afterwards (by default vidrec sets them back)."),
+    ]
+
+    /// Parses the camera-control options (``controlArguments``).
+    static func controls(_ arguments: ParsedArguments) throws(ParserError) -> (request: CameraControlRequest, keep: Bool) {
+        var controls = CameraControlRequest()
         for text in arguments[values: "set"] {
             guard let entry = CameraControlRequest.parseSet(text) else {
                 throw .invalidValue(text, for: "--set <name=value>", reason: "give a control and a value, such as brightness=200 or auto_exposure='Manual Mode'")
@@ -138,21 +162,9 @@ struct StartOptions {
             guard text == "on" || text == "off" else { throw .invalidValue(text, for: "--torch <on|off>", reason: "give on or off") }
             controls.entries.append(.torch(text == "on"))
         }
-        keepControls = arguments.has("keep-controls")
+        let keepControls = arguments.has("keep-controls")
         if keepControls, controls.isEmpty { throw .conflicting("--keep-controls", "no control set; add --set NAME=VALUE") }
-        if let text = arguments[option: "live"] {
-            do {
-                live = try LiveDestination(parsing: text)
-            } catch {
-                throw .invalidValue(text, for: "--live <url>", reason: error.description)
-            }
-        }
-        logPath = arguments[option: "log"]
-        quiet = arguments.has("quiet")
-        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
-        where given && !save {
-            throw .conflicting(synopsis, "a recording that is not saved; add --save")
-        }
+        return (controls, keepControls)
     }
 
     /// Parses a size option (`500K`, `50M`, `2G`), at least `minimum` bytes (0 allowed if 0).

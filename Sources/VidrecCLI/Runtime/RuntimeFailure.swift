@@ -39,6 +39,12 @@ enum RuntimeFailure {
                 return ("the preset asks for what this FFmpeg cannot do: \(error)", .dataError)
             }
             return (error.description, .failure)
+        case let error as PhotoError:
+            switch error {
+            case .noFrame: return (error.description, .unavailable)
+            case .notRecording, .recordingEnded: return (error.description, .temporaryFailure)
+            case .failed: return (error.description, .failure)
+            }
         case let error as CaptureSessionError:
             return (error.description, .unavailable)
         case let error as DeviceError:

@@ -57,13 +57,7 @@ final class SystemDevices: RecordingDevices, Sendable {
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
                                                      camera: description.path)
-        // Checked before the camera is opened for streaming: a wrong name or value costs nothing.
-        let settings = try controls.resolve(against: description.controls, camera: "\(description.path) (\(description.name))")
-        let source = try V4L2Camera(description, mode: choice.mode)
-        if !settings.isEmpty {
-            let done = try source.setControls(settings, restoreAtEnd: !keepControls)
-            report("camera controls: \(done.joined(separator: ", "))" + (keepControls ? "; kept after the recording (--keep-controls)" : "; set back at the end"))
-        }
+        let source = try open(description, mode: choice.mode)
         video.fit = choice.fit ?? fit
         // The driver may round the rate it was asked for.
         let output = min(source.videoFormat.frameRate, video.frameRate)
@@ -75,6 +69,40 @@ final class SystemDevices: RecordingDevices, Sendable {
         report(choice.summary)
         return OpenedCamera(source: source, path: description.path,
                             mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
+    }
+
+    /// Opens the camera for a still photo (`vidrec snap`): at its largest picture, or at
+    /// the mode ``CameraModeSelector`` picks for `size`; the test camera at 1920x1080 or
+    /// at `size`.
+    ///
+    /// - Returns: the source, and the mode for messages (`nil` for the test camera).
+    func openStillCamera(size: (width: Int, height: Int)?) throws -> (source: any VideoCaptureSource, mode: String?) {
+        guard camera != "test" else {
+            if !controls.isEmpty {
+                throw CLIError("the test camera has no controls (asked: \(controls.entries.map(\.name).joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
+            }
+            let (width, height) = size ?? TestPatternCamera.largestSize
+            return (TestPatternCamera(width: width, height: height, frameRate: Rational(30)), nil)
+        }
+        let description = try found.withLock { $0 } ?? CameraDiscovery().resolve(camera)
+        let selector = CameraModeSelector()
+        let mode = try size.map {
+            try selector.choose(from: description.modes, width: $0.width, height: $0.height, frameRate: Rational(1),
+                                format: cameraFormat, fit: fit, camera: description.path).mode
+        } ?? selector.largest(from: description.modes, format: cameraFormat, camera: description.path)
+        return (try open(description, mode: mode), mode.description)
+    }
+
+    /// Opens `description` in `mode` and sets the controls asked for, checked against
+    /// the camera's own before it streams: a wrong name or value costs nothing.
+    private func open(_ description: CameraDescription, mode: CameraMode) throws -> V4L2Camera {
+        let settings = try controls.resolve(against: description.controls, camera: "\(description.path) (\(description.name))")
+        let source = try V4L2Camera(description, mode: mode)
+        if !settings.isEmpty {
+            let done = try source.setControls(settings, restoreAtEnd: !keepControls)
+            report("camera controls: \(done.joined(separator: ", "))" + (keepControls ? "; kept afterwards (--keep-controls)" : "; set back at the end"))
+        }
+        return source
     }
 
     func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)? {
@@ -96,4 +124,6 @@ final class SystemDevices: RecordingDevices, Sendable {
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
         try DriftResampler(format: format)
     }
+
+    func makePhotoEncoder() -> (any PhotoEncoding)? { PhotoEncoder() }
 }

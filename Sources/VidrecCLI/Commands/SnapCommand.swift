@@ -1,0 +1,137 @@
+import Foundation
+import Glibc
+import VidrecCore
+import VidrecFFmpeg
+import VidrecMedia
+import VidrecTestSources
+import VidrecV4L2
+
+/// `vidrec snap`: one still photo (JPEG) from the camera, pending like a recording until
+/// it is saved to the photo album; taken from the running recording when the camera is
+/// busy recording.
+struct SnapCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "snap",
+        abstract: "Take a still photo (JPEG) from the camera.",
+        discussion: """
+        At the camera's largest size unless --size says otherwise, once its automatic \
+        exposure has settled (a few frames). While a recording runs on the camera, the \
+        photo is taken from that recording instead, at its camera mode, and the recording \
+        loses no frame. The photo is pending, like a recording, until 'vidrec save' or \
+        --save; photos are saved to the photo album ($VIDREC_PHOTOS, else \
+        $XDG_PICTURES_DIR/vidrec or ~/Pictures/vidrec).
+        """,
+        arguments: [
+            .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
+            .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+            .option("size", value: "max|WxH", help: "The photo's size: the camera's largest picture, or the camera mode closest to WxH, scaled to W pixels wide keeping its aspect ratio. (default: max)"),
+            .flag("save", help: "Save the photo to the photo album and print its path."),
+            .option("as", value: "name", help: "The file name to save under. (default: vidrec-<id>)"),
+            .option("album", value: "dir", help: "The photo album folder (with --save). (default: $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
+        ] + StartOptions.controlArguments)
+
+    /// How long to wait for a running recording to hand over its photo, in seconds.
+    static let recordingTimeout = 20.0
+
+    var camera: String
+    var cameraFormat: PixelFormat?
+    var size: (width: Int, height: Int)?
+    var save: Bool
+    var name: String?
+    var albumPath: String?
+    var controls: CameraControlRequest
+    var keepControls: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        camera = arguments[option: "camera"] ?? "default"
+        if let text = arguments[option: "camera-format"] {
+            guard let format = PixelFormat(rawValue: text.uppercased()) else {
+                throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if camera == "test", format != .yuyv {
+                throw .conflicting("--camera-format \(format.rawValue)", "--camera test, which delivers YUYV only")
+            }
+            cameraFormat = format
+        }
+        if let text = arguments[option: "size"], text != "max" {
+            let parts = text.lowercased().split(separator: "x")
+            guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+                  (32...16384).contains(width), (32...16384).contains(height), width % 2 == 0, height % 2 == 0
+            else {
+                throw .invalidValue(text, for: "--size <max|WxH>", reason: "give max, or an even width and height from 32 to 16384 such as 1920x1080")
+            }
+            size = (width, height)
+        }
+        save = arguments.has("save")
+        name = try AlbumFileName.validated(arguments[option: "as"])
+        albumPath = arguments[option: "album"]
+        if albumPath != nil, !save { throw .conflicting("--album <dir>", "a photo that is not saved; add --save") }
+        (controls, keepControls) = try StartOptions.controls(arguments)
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let store = try context.store()
+        let devices = SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none",
+                                    controls: controls, keepControls: keepControls) { context.err("vidrec: \($0)\n") }
+        let cameraPath = try devices.findCamera()
+        let recording = store.running().first { !$0.isPhoto && $0.sidecar.cameraPath == cameraPath }
+        if let recording, !controls.isEmpty || cameraFormat != nil {
+            throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and its settings belong to that recording; take the photo without --set, the control shortcuts and --camera-format, or stop the recording first", .temporaryFailure)
+        }
+        let started = Date()
+        let (entry, lock) = try store.create(at: started) { id in
+            var sidecar = RecordingSidecar(id: id, preset: "photo", presetFile: "", camera: recording?.sidecar.camera ?? camera,
+                                           microphone: nil, container: .jpeg, startTime: started, pid: getpid(), maxDuration: nil)
+            sidecar.cameraPath = cameraPath
+            sidecar.saveName = name
+            return sidecar
+        }
+        var sidecar = entry.sidecar
+        do {
+            if let recording {
+                let reply: ControlReply
+                do {
+                    reply = try ControlClient.send(ControlRequest(command: "snap", path: entry.partialPath, width: size?.width),
+                                                   to: recording.controlPath, timeout: SnapCommand.recordingTimeout)
+                } catch {
+                    throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and that recording did not answer for a photo (\(error)); try again, or stop the recording first", .temporaryFailure)
+                }
+                if let error = reply.error {
+                    throw CLIError("the camera is recording (\(recording.id)), and that recording could not take a photo: \(error)", .temporaryFailure)
+                }
+                sidecar.camera = reply.camera ?? sidecar.camera
+                sidecar.photoSize = "\(reply.width ?? 0)x\(reply.height ?? 0)"
+                sidecar.endReason = "taken from recording \(recording.id)"
+            } else {
+                let (source, mode) = try devices.openStillCamera(size: size)
+                sidecar.camera = source.displayName
+                sidecar.cameraMode = mode
+                let frame = try StillCapture.frame(from: source)
+                let photo = try PhotoEncoder().jpeg(of: frame, width: size?.width)
+                try AtomicFile.write(Data(photo.bytes), to: entry.partialPath, durable: true)
+                sidecar.photoSize = "\(photo.width)x\(photo.height)"
+                sidecar.endReason = "taken"
+            }
+            try store.finalize(entry, with: MovieFinalizer())
+            sidecar.state = .finished
+            try store.write(sidecar)
+        } catch {
+            store.abandon(entry)
+            throw error
+        }
+        FileSystem.removeQuietly(entry.lockPath)
+        withExtendedLifetime(lock) {}
+
+        let from = sidecar.endReason?.hasPrefix("taken from") == true ? ", \(sidecar.endReason!)" : ""
+        context.err("vidrec: photo \(entry.id): \(sidecar.photoSize ?? "?") from \(sidecar.camera)\(from)\n")
+        guard save else {
+            context.err("vidrec: photo \(entry.id) is pending; keep it with 'vidrec save'\n")
+            return .success
+        }
+        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
+                               warn: { [err = context.err] in err("vidrec: \($0)\n") })
+        let (saved, _) = try saver.save(store.entry(id: entry.id), to: SaveRequest(album: context.photoAlbum(albumPath)))
+        context.out(saved + "\n")
+        return .success
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Glibc
+import Synchronization
+import VidrecMedia
+
+/// A running recording's control socket, `<pending>/ID.sock`: `vidrec snap` asks the
+/// recording for a photo through it instead of failing on a busy camera.
+///
+/// One connection at a time on the thread `vidrec.control`: one JSON request line in,
+/// one JSON reply line out. The socket has mode 0600 inside the 0700 pending folder, so
+/// only the user who records can ask.
+final class ControlServer: Sendable {
+    /// How long a client may take to send its request, in seconds.
+    static let requestTimeout = 5.0
+
+    private let path: String
+    private let socket: FileDescriptor
+    private let stopping = Atomic<Bool>(false)
+    private let thread: Mutex<NamedThread?> = Mutex(nil)
+
+    /// Listens at `path` and answers each request with `handler` (on the server's thread).
+    ///
+    /// - Throws: ``SystemError`` when the socket cannot be made (ENAMETOOLONG for a
+    ///   pending folder deeper than a socket path allows).
+    init(path: String, handler: @escaping @Sendable (ControlRequest) -> ControlReply) throws(SystemError) {
+        self.path = path
+        socket = try FileDescriptor.listeningSocket(at: path)
+        let started = NamedThread(name: "vidrec.control") { [self] in
+            while !stopping.load(ordering: .relaxed) {
+                guard let ready = try? socket.poll(Int16(POLLIN), milliseconds: 100, path), ready != 0,
+                      let connection = try? socket.accept(path)
+                else { continue }
+                connection.closeAfter {
+                    let reply: ControlReply
+                    do {
+                        let line = try connection.readLine(within: ControlServer.requestTimeout, "a request on \(path)")
+                        let request = try JSONDecoder().decode(ControlRequest.self, from: Data(line.utf8))
+                        reply = handler(request)
+                    } catch {
+                        reply = ControlReply(error: "a request vidrec could not read (\(error))")
+                    }
+                    guard var data = try? JSONEncoder().encode(reply) else { return }
+                    data.append(UInt8(ascii: "\n"))
+                    _ = try? data.withUnsafeBytes { try connection.sendAll($0.baseAddress!, count: $0.count, "a reply on \(path)") }
+                }
+            }
+        }
+        thread.withLock { $0 = started }
+    }
+
+    /// Stops answering, waits for the request in hand, and removes the socket.
+    func close() {
+        stopping.store(true, ordering: .relaxed)
+        thread.withLock { $0?.join(); $0 = nil }
+        socket.close()
+        FileSystem.removeQuietly(path)
+    }
+}

@@ -1,0 +1,20 @@
+/// Why a still photo could not be taken.
+public enum PhotoError: Error, Equatable, CustomStringConvertible {
+    /// The recording asked for a photo is not running (it ended, or has not started).
+    case notRecording
+    /// The recording ended before a frame came.
+    case recordingEnded
+    /// No frame came from the camera within this many seconds.
+    case noFrame(camera: String, seconds: Double)
+    /// The frame could not be encoded or written.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .notRecording: "the recording is not running"
+        case .recordingEnded: "the recording ended before the next frame came"
+        case let .noFrame(camera, seconds): "no picture came from \(camera) within \(Int(seconds)) s"
+        case let .failed(reason): reason
+        }
+    }
+}

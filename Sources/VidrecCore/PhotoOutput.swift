@@ -1,0 +1,113 @@
+import Foundation
+import VidrecMedia
+
+/// The still-photo output beside the movie output, as `AVCapturePhotoOutput` sits beside
+/// `AVCaptureMovieFileOutput` in one capture session: `vidrec snap` asks the running
+/// recording for a photo, and the first frame captured after the asking is encoded and
+/// written. The movie is not touched: the photo output has its own connection, queue
+/// and thread, and takes nothing from the movie's.
+///
+/// When nobody has asked, a frame costs one look at an empty list.
+public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is either immutable or guarded by
+    // `condition`; ``capture(to:width:timeout:)`` runs on any thread, the CaptureOutput
+    // calls on the connection's thread.
+
+    /// A photo that was written.
+    public struct Taken: Sendable, Equatable {
+        /// The picture's size as written, in pixels.
+        public var width: Int
+        public var height: Int
+        /// The JPEG's size in bytes.
+        public var bytes: Int
+    }
+
+    private final class Request {
+        let after: Int64
+        let width: Int?
+        let path: String
+        var result: Result<Taken, PhotoError>?
+        init(after: Int64, width: Int?, path: String) {
+            self.after = after
+            self.width = width
+            self.path = path
+        }
+    }
+
+    private let encoder: any PhotoEncoding
+    private let condition = NSCondition()
+    private var requests: [Request] = []
+    private var ended = false
+
+    public let outputName = "photo output"
+    public var bytesWritten: Int64 { 0 }
+
+    /// Creates a photo output that encodes with `encoder`.
+    public init(encoder: any PhotoEncoding) {
+        self.encoder = encoder
+    }
+
+    /// Takes a photo from the next frame captured from now on and writes it durably to
+    /// `path`; waits until it is written.
+    ///
+    /// - Parameters:
+    ///   - width: the photo's width, keeping the aspect ratio (`nil`: the camera's frame size).
+    ///   - timeout: the longest to wait for a frame, in seconds.
+    /// - Throws: ``PhotoError``.
+    public func capture(to path: String, width: Int?, timeout: Double) throws(PhotoError) -> Taken {
+        let request = Request(after: MonotonicClock.now(), width: width, path: path)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        guard !ended else { throw .recordingEnded }
+        requests.append(request)
+        while request.result == nil {
+            if !condition.wait(until: deadline) && request.result == nil {
+                requests.removeAll { $0 === request }
+                throw .noFrame(camera: "the recording's camera", seconds: timeout)
+            }
+        }
+        return try request.result!.get()
+    }
+
+    public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
+        condition.lock()
+        let due = requests.filter { $0.after < frame.captureTime }
+        requests.removeAll { $0.after < frame.captureTime }
+        condition.unlock()
+        guard !due.isEmpty else { return }
+        var encoded: [Int?: Result<EncodedPhoto, PhotoError>] = [:]
+        var results: [Result<Taken, PhotoError>] = []
+        for request in due {
+            let photo = encoded[request.width] ?? Result { () throws(PhotoError) -> EncodedPhoto in
+                do { return try encoder.jpeg(of: frame, width: request.width) } catch { throw .failed("\(error)") }
+            }
+            encoded[request.width] = photo
+            results.append(photo.flatMap { photo in
+                do {
+                    try AtomicFile.write(Data(photo.bytes), to: request.path, durable: true)
+                } catch {
+                    return .failure(.failed("cannot write \(request.path): \(error)"))
+                }
+                return .success(Taken(width: photo.width, height: photo.height, bytes: photo.bytes.count))
+            })
+        }
+        condition.lock()
+        for (request, result) in zip(due, results) { request.result = result }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    public func appendAudio(_ chunk: AudioChunk) throws {}
+
+    /// Ends the output: photos still waiting for a frame fail with
+    /// ``PhotoError/recordingEnded``, and later ones are refused.
+    public func finish() throws {
+        condition.lock()
+        ended = true
+        for request in requests { request.result = .failure(.recordingEnded) }
+        requests.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,50 @@
+import CFFmpeg
+import VidrecMedia
+
+/// A captured frame's pixels as libswscale reads them: one pointer and one stride per
+/// plane, and the pixel format. Raw frames are read where they lie, in the frame's own
+/// buffer; Motion-JPEG frames are decoded first.
+///
+/// The pointers are borrowed: valid while the frame, and the decoder for MJPEG, are
+/// alive and the decoder decodes nothing else.
+struct CapturedPicture {
+    /// Each plane's first byte (four entries, unused ones `nil`).
+    var planes: [UnsafePointer<UInt8>?]
+    /// Each plane's bytes per row.
+    var strides: [Int32]
+    /// The planes' layout.
+    var format: AVPixelFormat
+
+    /// Reads `input`; an MJPEG frame is decoded with `decoder`, which is made on first use.
+    ///
+    /// - Throws: ``FFmpegError`` for a corrupt MJPEG frame (cameras do send those).
+    init(_ input: VideoFrame, decoder: inout MJPEGDecoder?) throws {
+        var planes: [UnsafePointer<UInt8>?] = Array(repeating: nil, count: 4)
+        var strides: [Int32] = Array(repeating: 0, count: 4)
+        if input.pixelFormat == .mjpeg {
+            if decoder == nil { decoder = try MJPEGDecoder() }
+            try decoder!.decode(input)
+            let decoded = decoder!.frame
+            withUnsafeBytes(of: &decoded.pointee.data) { data in
+                for i in 0..<4 { planes[i] = UnsafePointer(data.load(fromByteOffset: i * 8, as: UnsafeMutablePointer<UInt8>?.self)) }
+            }
+            withUnsafeBytes(of: &decoded.pointee.linesize) { sizes in
+                for i in 0..<4 { strides[i] = sizes.load(fromByteOffset: i * 4, as: Int32.self) }
+            }
+            format = AVPixelFormat(rawValue: decoded.pointee.format)
+        } else {
+            var offset = 0
+            let base = UnsafePointer<UInt8>(input.buffer.bytes.assumingMemoryBound(to: UInt8.self))
+            for (plane, rows) in input.pixelFormat.planeRows(height: input.height).enumerated() {
+                planes[plane] = base + offset
+                strides[plane] = Int32(input.strides[plane])
+                offset += input.strides[plane] * rows
+            }
+            precondition(offset <= input.byteCount, "video frame shorter than its format")
+            if input.pixelFormat == .yv12 { planes.swapAt(1, 2); strides.swapAt(1, 2) }
+            format = input.pixelFormat.avPixelFormat!
+        }
+        self.planes = planes
+        self.strides = strides
+    }
+}
