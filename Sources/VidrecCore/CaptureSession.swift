@@ -27,7 +27,11 @@ public final class CaptureSession: Sendable {
     /// How often the free space is checked for `--min-free`, in nanoseconds.
     public static let freeSpaceInterval = CaptureTiming.freeSpaceInterval.nanoseconds
 
-    private let video: any VideoCaptureSource
+    /// The camera the session starts with; the loop takes it, so that a camera switched
+    /// away from is released (closed, its controls set back) at once.
+    private let firstVideo: Mutex<(any VideoCaptureSource)?>
+    private let pendingSwitch = Mutex<CameraSwitch?>(nil)
+    private let running = Atomic<Bool>(false)
     private let audio: (any AudioCaptureSource)?
     private let frameRate: Rational
     private let limits: RecordingLimits
@@ -47,7 +51,7 @@ public final class CaptureSession: Sendable {
     public init(video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational,
                 limits: RecordingLimits, freeSpace: @escaping @Sendable () -> Int64? = { nil },
                 queue: CaptureQueue = CaptureQueue()) {
-        self.video = video
+        self.firstVideo = Mutex(video)
         self.audio = audio
         self.frameRate = frameRate
         self.limits = limits
@@ -59,6 +63,29 @@ public final class CaptureSession: Sendable {
     /// to the same time. Safe from any thread (a signal handler's queue, `vidrec stop`).
     public func requestStop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Goes on recording from `camera` instead, as `AVCaptureSession` swaps inputs
+    /// between `beginConfiguration` and `commitConfiguration`: between two frames the
+    /// current camera is stopped and `camera` started into the same queue, on the same
+    /// timeline. The slots the new camera takes to send its first frame are filled with
+    /// the last frame of the old one, so the movie has no gap; audio is not touched.
+    /// Waits until the switch is made.
+    ///
+    /// - Parameter camera: opened in a mode of the movie's size (or one fitted to it), not
+    ///   started.
+    /// - Returns: the media time from which `camera` is recorded.
+    /// - Throws: ``CaptureSessionError/notRunning`` when the session is not recording;
+    ///   the new camera's error when it cannot start (the old one then records on).
+    public func switchCamera(to camera: any VideoCaptureSource) throws -> Rational {
+        let request = CameraSwitch(camera: camera)
+        let accepted = pendingSwitch.withLock { pending -> Bool in
+            guard running.load(ordering: .sequentiallyConsistent), pending == nil else { return false }
+            pending = request
+            return true
+        }
+        guard accepted else { throw CaptureSessionError.notRunning }
+        return try request.wait()
     }
 
     /// Starts the sources and the outputs, records until the limit, a stop request or a
@@ -81,6 +108,9 @@ public final class CaptureSession: Sendable {
         guard let movie = outputs.first(where: \.policy.isEssential) else {
             preconditionFailure("a capture session needs an essential output")
         }
+        guard var video = firstVideo.withLock({ first in defer { first = nil }; return first }) else {
+            preconditionFailure("a capture session runs once")
+        }
         try video.start(into: queue)
         if let audio {
             do { try audio.start(into: queue) } catch {
@@ -88,6 +118,9 @@ public final class CaptureSession: Sendable {
                 throw error
             }
         }
+        running.store(true, ordering: .sequentiallyConsistent)
+        // Slots filled with the old camera's last frame after a camera switch.
+        var switchFilled: Int64 = 0
         for output in outputs { output.start() }
         var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
                                 limit: limits.duration, start: MonotonicClock.now(), correctsDrift: stretcher != nil)
@@ -99,6 +132,53 @@ public final class CaptureSession: Sendable {
         var lastSpaceCheck: Int64 = 0
         var lastProgress = MonotonicClock.now()
         var framesAtLastProgress: Int64 = 0
+
+        // A camera switch waiting for the new camera's first frame.
+        var switching: CameraSwitch?
+
+        /// Places one event from the sources and offers it to the outputs.
+        func handle(_ event: CaptureEvent) {
+            let arrival = MonotonicClock.now()
+            switch event {
+            case .video(let frame):
+                let previous = timeline.lastFrameIndex
+                if let index = timeline.place(frame, arrival: arrival) {
+                    if let request = switching {
+                        // The new camera's first frame: the slots since the old camera's
+                        // last hold that last picture, so the movie has no gap.
+                        if let lastFrame, index > previous + 1 {
+                            for slot in (previous + 1)..<index {
+                                for output in outputs { output.send(video: lastFrame, frameIndex: slot) }
+                            }
+                            timeline.fill(index - previous - 1)
+                            switchFilled += index - previous - 1
+                        }
+                        request.finish(.success(Rational(index) * frameRate.reciprocal))
+                        switching = nil
+                    }
+                    for output in outputs { output.send(video: frame, frameIndex: index) }
+                    lastFrame = frame
+                }
+            case .audio(let chunk):
+                let placed = timeline.place(chunk, arrival: arrival)
+                do {
+                    gate.hold(try stretcher.map { stretcher in try placed.flatMap { try stretcher.stretch($0) } } ?? placed)
+                } catch {
+                    sourceFailure = sourceFailure ?? error
+                    timeline.stop(at: arrival)
+                }
+            case .sourceEnded(let kind, let error):
+                // A vanished camera or microphone ends the movie where the video
+                // ends, with both streams ending together, like a stop.
+                let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
+                sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
+                timeline.stop(at: arrival)
+            }
+            // Audio follows video: it is offered only as far as the video has come.
+            for piece in gate.release(upTo: timeline.videoEndInAudioFrames) {
+                for output in outputs { output.send(audio: piece) }
+            }
+        }
 
         while !timeline.isComplete(now: MonotonicClock.now()) {
             let now = MonotonicClock.now()
@@ -126,33 +206,40 @@ public final class CaptureSession: Sendable {
                 lastProgress = now
                 framesAtLastProgress = timeline.videoFrames
             }
+            if let request = pendingSwitch.withLock({ $0 }) {
+                if timeline.isStopping {
+                    request.finish(.failure(CaptureSessionError.notRunning))
+                } else {
+                    video.stop()
+                    // What the old camera sent before it stopped goes first: after this,
+                    // every frame in the queue is the new camera's.
+                    while let event = queue.pop(timeout: 0) { handle(event) }
+                    do {
+                        try request.camera.start(into: queue)
+                        video = request.camera
+                        timeline.cameraSwitched()
+                        switching = request
+                    } catch {
+                        // The old camera records on; if even it cannot start again, the
+                        // recording ends as for a vanished camera.
+                        do { try video.start(into: queue) } catch {
+                            sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(video.displayName, .video, error)
+                            timeline.stop(at: MonotonicClock.now())
+                        }
+                        request.finish(.failure(error))
+                    }
+                }
+                pendingSwitch.withLock { $0 = nil }
+            }
             guard let event = queue.pop(timeout: 0.05) else { continue }
-            let arrival = MonotonicClock.now()
-            switch event {
-            case .video(let frame):
-                if let index = timeline.place(frame, arrival: arrival) {
-                    for output in outputs { output.send(video: frame, frameIndex: index) }
-                    lastFrame = frame
-                }
-            case .audio(let chunk):
-                let placed = timeline.place(chunk, arrival: arrival)
-                do {
-                    gate.hold(try stretcher.map { stretcher in try placed.flatMap { try stretcher.stretch($0) } } ?? placed)
-                } catch {
-                    sourceFailure = sourceFailure ?? error
-                    timeline.stop(at: arrival)
-                }
-            case .sourceEnded(let kind, let error):
-                // A vanished camera or microphone ends the movie where the video
-                // ends, with both streams ending together, like a stop.
-                let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
-                sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
-                timeline.stop(at: arrival)
-            }
-            // Audio follows video: it is offered only as far as the video has come.
-            for piece in gate.release(upTo: timeline.videoEndInAudioFrames) {
-                for output in outputs { output.send(audio: piece) }
-            }
+            handle(event)
+        }
+        // A switch whose camera sent nothing before the end: it records from the end on.
+        switching?.finish(.success(Rational(timeline.lastFrameIndex + 1) * frameRate.reciprocal))
+        running.store(false, ordering: .sequentiallyConsistent)
+        pendingSwitch.withLock { pending in
+            pending?.finish(.failure(CaptureSessionError.notRunning))
+            pending = nil
         }
         audio?.stop()
         video.stop()
@@ -218,7 +305,7 @@ public final class CaptureSession: Sendable {
             // those the camera left.
             duration: timeline.duration, droppedFrames: timeline.droppedFrames - captureDropped,
             queueDroppedFrames: captureDropped + movieDropped, deviceSkippedFrames: timeline.sequenceGaps,
-            repeatedFrames: repeated, insertedSilence: timeline.insertedSilence, stretchedAudio: timeline.stretchedAudio,
+            repeatedFrames: repeated, switchFilledFrames: switchFilled, insertedSilence: timeline.insertedSilence, stretchedAudio: timeline.stretchedAudio,
             droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: movie.bytesWritten,
             lostOutputs: lostOutputs)
     }

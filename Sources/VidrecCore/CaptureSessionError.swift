@@ -7,6 +7,8 @@ public enum CaptureSessionError: Error, CustomStringConvertible {
     case stalled(String, MediaKind)
     /// A source stopped by itself, with its error.
     case sourceEnded(String, MediaKind, (any Error)?)
+    /// The session is not recording (it has not started, or it is ending).
+    case notRunning
 
     public var description: String {
         switch self {
@@ -14,6 +16,8 @@ public enum CaptureSessionError: Error, CustomStringConvertible {
             "\(kind == .video ? "camera" : "microphone") \(name) sent nothing for \(CaptureTiming.stallTimeout.wholeSeconds) s; the recording so far was kept"
         case let .sourceEnded(name, kind, error):
             "\(kind == .video ? "camera" : "microphone") \(name) stopped\(error.map { ": \($0)" } ?? ""); the recording so far was kept"
+        case .notRunning:
+            "the recording is not running (it is ending, or has not started yet)"
         }
     }
 }

@@ -16,6 +16,9 @@ public final class Recorder: Sendable {
     private let freeSpace: @Sendable (String) -> Int64?
     private let session = Mutex<CaptureSession?>(nil)
     private let photoOutput = Mutex<PhotoOutput?>(nil)
+    /// The running recording's sidecar as it stands (a camera switch adds to it), and
+    /// its movie's video settings (the size a new camera must fit).
+    private let running = Mutex<(sidecar: RecordingSidecar, video: VideoEncoding)?>(nil)
     private let stopRequested = Atomic<Bool>(false)
 
     /// Creates a recorder.
@@ -52,6 +55,45 @@ public final class Recorder: Sendable {
         return try output.capture(to: path, width: width, timeout: timeout)
     }
 
+    /// Goes on recording from the camera `devices` finds, as `vidrec switch` asks: its
+    /// mode is chosen for the movie's size (never stretched by accident) and the session
+    /// switches between two frames, with no gap in the movie and the audio untouched
+    /// (``CaptureSession/switchCamera(to:)``). The sidecar lists each camera and from
+    /// when it was used. Safe from any thread.
+    ///
+    /// - Returns: the camera now recorded, and from which media time.
+    /// - Throws: ``CaptureSessionError/notRunning``; ``RecorderError/cameraBusy`` for a
+    ///   camera that another recording holds, or this one already records from; the
+    ///   device's errors (the old camera then records on).
+    public func switchCamera(to devices: any RecordingDevices) throws -> CameraUse {
+        guard let (sidecar, settings) = running.withLock({ $0 }), let session = session.withLock({ $0 }) else {
+            throw CaptureSessionError.notRunning
+        }
+        if let path = try devices.findCamera() {
+            if path == sidecar.cameraPath { throw RecorderError.alreadyRecordingFrom(sidecar.camera) }
+            if let holder = store.running().first(where: { $0.sidecar.cameraPath == path }) {
+                throw RecorderError.cameraBusy(path: path, id: holder.id, pid: holder.sidecar.pid, since: holder.sidecar.startTime)
+            }
+        }
+        var video = settings
+        var opened: OpenedCamera? = try devices.openCamera(adjusting: &video)
+        var use = CameraUse(camera: opened!.source.displayName, path: opened!.path, mode: opened!.mode, from: 0)
+        if video.frameRate != settings.frameRate {
+            use.mode = (use.mode ?? "") + " (slower than the movie's \(settings.frameRate) fps: some frames stay on screen longer)"
+        }
+        let source = opened!.source
+        opened = nil
+        use.from = try session.switchCamera(to: source).doubleValue
+        var updated = sidecar
+        updated.camera = use.camera
+        updated.cameraPath = use.path
+        updated.cameraMode = use.mode
+        updated.cameras = (updated.cameras ?? []) + [use]
+        running.withLock { $0?.sidecar = updated }
+        try? store.write(updated)
+        return use
+    }
+
     /// The tags written into the movie: what made it and when (``MovieMetadataKey``).
     static func movieMetadata(preset: String, camera: String, microphone: String?, title: String?,
                               startTime: Date) -> [String: String] {
@@ -83,21 +125,25 @@ public final class Recorder: Sendable {
             throw RecorderError.cameraBusy(path: path, id: running.id, pid: running.sidecar.pid, since: running.sidecar.startTime)
         }
         let audio = try devices.openMicrophone(for: preset.settings.audio)
-        let camera = try devices.openCamera(adjusting: &preset.settings.video)
+        // Only the session holds the camera once it runs, so that a camera switched
+        // away from is released at once.
+        var opened: OpenedCamera? = try devices.openCamera(adjusting: &preset.settings.video)
+        let camera = (name: opened!.source.displayName, path: opened!.path, mode: opened!.mode, format: opened!.source.videoFormat)
         if audio == nil { preset.settings.audio = nil }
 
         let (entry, lock) = try store.create(at: request.startTime) { id in
             var sidecar = RecordingSidecar(
-                id: id, preset: preset.name, presetFile: preset.file, camera: camera.source.displayName,
+                id: id, preset: preset.name, presetFile: preset.file, camera: camera.name,
                 microphone: audio?.displayName, container: preset.settings.container, startTime: request.startTime,
                 pid: request.pid, maxDuration: request.duration?.seconds.doubleValue)
             sidecar.cameraPath = camera.path
             sidecar.cameraMode = camera.mode
+            sidecar.cameras = [CameraUse(camera: camera.name, path: camera.path, mode: camera.mode, from: 0)]
             sidecar.frameRate = "\(preset.settings.video.frameRate)"
             sidecar.saveName = request.saveName
             return sidecar
         }
-        preset.settings.metadata = Recorder.movieMetadata(preset: preset.name, camera: camera.source.displayName,
+        preset.settings.metadata = Recorder.movieMetadata(preset: preset.name, camera: camera.name,
                                                           microphone: audio?.displayName, title: request.saveName,
                                                           startTime: request.startTime)
         let output: any CaptureOutput
@@ -117,15 +163,20 @@ public final class Recorder: Sendable {
                                      nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
         let pending = store.directory
         let freeSpace = freeSpace
-        let session = CaptureSession(video: camera.source, audio: audio, frameRate: preset.settings.video.frameRate,
+        let session = CaptureSession(video: opened!.source, audio: audio, frameRate: preset.settings.video.frameRate,
                                      limits: limits, freeSpace: { freeSpace(pending) })
+        opened = nil
         self.session.withLock { $0 = session }
+        running.withLock { $0 = (entry.sidecar, preset.settings.video) }
         if stopRequested.load(ordering: .sequentiallyConsistent) { session.requestStop() }
-        defer { self.session.withLock { $0 = nil } }
+        defer {
+            self.session.withLock { $0 = nil }
+            running.withLock { $0 = nil }
+        }
 
         events(.started(id: entry.id, preset: preset.name, settings: preset.resolvedDescription,
-                        sources: [camera.source.displayName, audio?.displayName].compactMap { $0 }, limit: request.duration))
-        let movie = OutputConnection(output: output, policy: .sized(for: camera.source.videoFormat), threadName: "vidrec.encode")
+                        sources: [camera.name, audio?.displayName].compactMap { $0 }, limit: request.duration))
+        let movie = OutputConnection(output: output, policy: .sized(for: camera.format), threadName: "vidrec.encode")
         // The photo output beside the movie: two frames at most wait for it, and it never
         // ends the recording.
         let photos = devices.makePhotoEncoder().map { PhotoOutput(encoder: $0) }
@@ -159,13 +210,15 @@ public final class Recorder: Sendable {
         } catch {
             report.finalizeError = error
         }
-        var sidecar = entry.sidecar
+        // The sidecar as the recording left it (a camera switch adds to it).
+        var sidecar = running.withLock { $0?.sidecar } ?? entry.sidecar
         sidecar.state = report.finalizeError != nil ? .interrupted : outcome.reason.isSuccess ? .finished : .failed
         sidecar.duration = outcome.duration.doubleValue
         sidecar.videoFrames = outcome.videoFrames
         sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
         sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
         sidecar.repeatedFrames = outcome.repeatedFrames
+        sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
         sidecar.driftCorrection = report.audioSampleRate.map { Double(outcome.stretchedAudio) / Double($0) }

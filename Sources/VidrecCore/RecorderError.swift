@@ -4,6 +4,8 @@ public enum RecorderError: Error, Sendable, Equatable {
     case lowDiskSpace(directory: String, free: Int64, floor: Int64)
     /// vidrec is already recording from this camera.
     case cameraBusy(path: String, id: String, pid: Int32, since: String)
+    /// `vidrec switch` asked for the camera the recording already records from.
+    case alreadyRecordingFrom(String)
 }
 
 extension RecorderError: CustomStringConvertible {
@@ -13,6 +15,8 @@ extension RecorderError: CustomStringConvertible {
             "only \(ByteCount.format(free)) free on the disk holding \(directory), below the floor of \(ByteCount.format(floor))"
         case let .cameraBusy(path, id, pid, since):
             "camera \(path) is already being recorded by vidrec: recording \(id) (pid \(pid), started \(since))"
+        case let .alreadyRecordingFrom(camera):
+            "the recording already records from \(camera)"
         }
     }
 }

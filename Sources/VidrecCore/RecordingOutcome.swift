@@ -21,6 +21,9 @@ public struct RecordingOutcome: Sendable {
     public var deviceSkippedFrames: Int64
     /// Dropped slots at the very end that hold a repeat of the last frame.
     public var repeatedFrames: Int64
+    /// Slots between a camera switch and the new camera's first frame, holding a
+    /// repeat of the old camera's last frame (counted in ``videoFrames``).
+    public var switchFilledFrames: Int64 = 0
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
     /// Audio frames the drift correction added (positive) or removed (negative) by

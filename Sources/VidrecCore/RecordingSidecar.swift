@@ -66,6 +66,12 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var maxDuration: Double?
     /// The name asked for with `--as` or `--name`, for the save step.
     public var saveName: String?
+    /// Every camera recorded from, in order, with the media time from which it was used
+    /// (more than one after `vidrec switch`).
+    public var cameras: [CameraUse]?
+    /// Slots after a camera switch that hold the old camera's last frame, until the new
+    /// camera's first.
+    public var switchFilledFrames: Int64?
     /// A still photo's size (`2560x1440`); `nil` for a movie.
     public var photoSize: String?
 

@@ -144,6 +144,21 @@ public struct Timeline: Sendable {
         return index
     }
 
+    /// The camera was switched (``CaptureSession/switchCamera(to:)``): the next frame
+    /// comes from another device, whose sequence numbers start afresh.
+    /// (A first frame captured within the old camera's last slot is left out, as any
+    /// frame in a slot already taken: the next one takes the next slot.)
+    public mutating func cameraSwitched() {
+        lastSequence = nil
+    }
+
+    /// `count` empty slots just before the last frame placed were filled with a repeat
+    /// (after a camera switch): they are frames, not drops.
+    public mutating func fill(_ count: Int64) {
+        droppedFrames -= count
+        videoFrames += count
+    }
+
     private mutating func finishVideo(arrival: Int64) {
         if !isStopping { reachedLimit = true }
         videoDone = true

@@ -95,6 +95,7 @@ import Testing
         (["snap", "--size", "641x480"], "Error: The value '641x480' is invalid for '--size <max|WxH>': give max, or an even width and height from 32 to 16384 such as 1920x1080", 64),
         (["snap", "--album", "/tmp/x"], "Error: '--album <dir>' cannot be used with 'a photo that is not saved; add --save'", 64),
         (["snap", "--camera", "test", "--set", "brightness=10"], "Error: the test camera has no controls (asked: brightness); --set and the control shortcuts need a real camera", 65),
+        (["switch"], "Error: Missing expected argument '--camera <camera>'", 64),
         (["show", "nosuch"], "Error: nothing called 'nosuch' in the albums $HOME/Videos/vidrec and $HOME/Pictures/vidrec; 'vidrec list' shows what is there", 66),
         (["show"], "Error: Missing expected argument '<name>'", 64),
         (["sheet"], "Error: nothing to draw in the albums $HOME/Videos/vidrec and $HOME/Pictures/vidrec; save a recording with 'vidrec save' or 'vidrec start --save', or a photo with 'vidrec snap --save'", 66),

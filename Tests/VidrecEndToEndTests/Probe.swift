@@ -77,6 +77,15 @@ enum Probe {
         return Array(data)
     }
 
+    /// The test camera's frame number in every frame of the movie, in order.
+    static func frameNumbers(_ file: String, width: Int, height: Int) throws -> [Int] {
+        let grey = Array(try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "gray", "-"]))
+        let size = width * height
+        return stride(from: 0, to: grey.count - size + 1, by: size).map {
+            frameNumber(grey: Array(grey[$0..<($0 + size)]), width: width, height: height)
+        }
+    }
+
     /// Reads the test camera's 16-bit frame-number strip from a grey frame.
     static func frameNumber(grey: [UInt8], width: Int, height: Int) -> Int {
         let blockHeight = max(8, height / 16), blockWidth = width / 16
@@ -210,5 +219,22 @@ enum Probe {
             offset += length
         }
         return boxes
+    }
+}
+
+extension Probe {
+    /// The presentation time of every video frame, in seconds, in order.
+    static func videoFrameTimes(_ file: String) throws -> [Double] {
+        let info = try json(["-select_streams", "v:0", "-show_entries", "frame=pts_time", file])
+        let frames = try #require(info["frames"] as? [[String: Any]])
+        return frames.compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
+    }
+
+    /// The last frame of the movie as 8-bit RGB, row by row.
+    static func lastRGBFrame(_ file: String, width: Int, height: Int) throws -> [UInt8] {
+        let rgb = Array(try tool("ffmpeg", ["-v", "error", "-sseof", "-0.5", "-i", file, "-map", "0:v:0",
+                                            "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        try #require(rgb.count >= width * height * 3)
+        return Array(rgb.suffix(width * height * 3))
     }
 }

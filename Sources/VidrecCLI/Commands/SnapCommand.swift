@@ -97,7 +97,8 @@ struct SnapCommand: VidrecCommand {
                     throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and that recording did not answer for a photo (\(error)); try again, or stop the recording first", .temporaryFailure)
                 }
                 if let error = reply.error {
-                    throw CLIError("the camera is recording (\(recording.id)), and that recording could not take a photo: \(error)", .temporaryFailure)
+                    throw CLIError("the camera is recording (\(recording.id)), and that recording could not take a photo: \(error)",
+                                   reply.exitCode.flatMap(ExitCode.init(rawValue:)) ?? .temporaryFailure)
                 }
                 sidecar.camera = reply.camera ?? sidecar.camera
                 sidecar.photoSize = "\(reply.width ?? 0)x\(reply.height ?? 0)"

@@ -86,7 +86,7 @@ struct StartCommand: VidrecCommand {
             switch event {
             case let .started(id, preset, settings, sources, limit):
                 // Before the recording line: whoever waits for it may ask at once.
-                control = StartCommand.controlServer(at: store.directory + "/" + id + ".sock", recorder: recorder,
+                control = controlServer(at: store.directory + "/" + id + ".sock", recorder: recorder,
                                                      camera: sources.first ?? "the camera", warn: context.err)
                 let until = limit.map { "for \($0)" } ?? "until stopped"
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
@@ -124,24 +124,39 @@ struct StartCommand: VidrecCommand {
         return .success
     }
 
-    /// The recording's control socket, through which `vidrec snap` takes photos from it.
-    /// A socket that cannot be made costs only that: the recording goes on, and says so.
-    static func controlServer(at path: String, recorder: Recorder, camera: String,
-                              warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
+    /// The recording's control socket, through which `vidrec snap` takes photos from it
+    /// and `vidrec switch` moves it to another camera. A socket that cannot be made
+    /// costs only that: the recording goes on, and says so.
+    func controlServer(at path: String, recorder: Recorder, camera: String,
+                       warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
+        let fit = options.fit
+        let current = Mutex(camera)
         do {
             return try ControlServer(path: path) { request in
-                guard request.command == "snap", let target = request.path else {
-                    return ControlReply(error: "unknown request '\(request.command)'; this vidrec answers 'snap'")
-                }
                 do {
-                    let taken = try recorder.takePhoto(to: target, width: request.width)
-                    return ControlReply(width: taken.width, height: taken.height, camera: camera)
+                    switch request.command {
+                    case "snap":
+                        guard let target = request.path else { break }
+                        let taken = try recorder.takePhoto(to: target, width: request.width)
+                        return ControlReply(width: taken.width, height: taken.height, camera: current.withLock { $0 })
+                    case "switch":
+                        guard let name = request.camera else { break }
+                        let devices = SystemDevices(camera: name, cameraFormat: nil, fit: fit, microphone: "none") { warn("vidrec: \($0)\n") }
+                        let use = try recorder.switchCamera(to: devices)
+                        current.withLock { $0 = use.camera }
+                        warn(String(format: "vidrec: switched to %@ at %.3f s\n", use.camera, use.from))
+                        return ControlReply(camera: use.camera, mode: use.mode, from: use.from)
+                    default:
+                        break
+                    }
+                    return ControlReply(error: "a request this vidrec does not know ('\(request.command)')", exitCode: ExitCode.usage.rawValue)
                 } catch {
-                    return ControlReply(error: "\(error)")
+                    let (message, code) = RuntimeFailure.classify(error)
+                    return ControlReply(error: message, exitCode: code.rawValue)
                 }
             }
         } catch {
-            warn("vidrec: no control socket (\(error)); 'vidrec snap' cannot take photos from this recording\n")
+            warn("vidrec: no control socket (\(error)); 'vidrec snap' and 'vidrec switch' cannot reach this recording\n")
             return nil
         }
     }

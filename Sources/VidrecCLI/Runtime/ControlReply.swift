@@ -3,9 +3,15 @@
 struct ControlReply: Codable, Sendable {
     /// Why the request failed; `nil` when it succeeded.
     var error: String?
+    /// The exit code that failure calls for (``ExitCode``).
+    var exitCode: Int32?
     /// The photo's size.
     var width: Int?
     var height: Int?
-    /// The camera it came from, as displayed.
+    /// The camera it came from, or now records from, as displayed.
     var camera: String?
+    /// The mode a switched-to camera records in.
+    var mode: String?
+    /// The media time from which the switched-to camera is recorded, in seconds.
+    var from: Double?
 }

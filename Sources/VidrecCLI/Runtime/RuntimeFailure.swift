@@ -17,6 +17,8 @@ enum RuntimeFailure {
                 return ("\(error); free space, or lower it with --min-free", .ioError)
             case .cameraBusy:
                 return ("\(error); stop it with 'vidrec stop'", .temporaryFailure)
+            case .alreadyRecordingFrom:
+                return ("\(error); name another camera ('vidrec devices' lists them)", .usage)
             }
         case let error as PresetError:
             return (error.description, .dataError)
@@ -46,6 +48,7 @@ enum RuntimeFailure {
             case .failed: return (error.description, .failure)
             }
         case let error as CaptureSessionError:
+            if case .notRunning = error { return (error.description, .temporaryFailure) }
             return (error.description, .unavailable)
         case let error as DeviceError:
             return (DeviceAdvice.message(for: error), .unavailable)

@@ -1,0 +1,69 @@
+import Foundation
+import VidrecCore
+import VidrecMedia
+
+/// `vidrec switch [ID] --camera X`: the running recording goes on from another camera,
+/// into the same file, as a camera app's front/rear switch does.
+struct SwitchCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "switch",
+        abstract: "Make the running recording go on from another camera.",
+        discussion: """
+        The recording continues into the same file with no gap: between two frames the \
+        old camera stops and the new one starts, and until its first frame the old \
+        camera's last frame stays on screen. Audio is not touched. The new camera's mode \
+        is chosen for the movie's size, as 'vidrec start' chooses one, never stretched by \
+        accident. The sidecar lists each camera and from when it was used. Camera \
+        controls set with 'start --set' stay with the first camera.
+        """,
+        arguments: [
+            .positional("id", optional: true, help: "The recording; needed when several are running."),
+            .option("camera", value: "camera", help: "The camera to record from now: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test'."),
+        ])
+
+    /// How long to wait for the recording to make the switch, in seconds.
+    static let timeout = 30.0
+
+    var id: String?
+    var camera: String
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        id = arguments.positionals["id"]
+        guard let camera = arguments[option: "camera"] else { throw .missingArgument("--camera <camera>") }
+        self.camera = camera
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let running = try context.store().running().filter { !$0.isPhoto }
+        let target: RecordingStore.Entry
+        if let id {
+            guard let entry = running.first(where: { $0.id == id }) else {
+                throw CLIError("no running recording '\(id)'" + (running.isEmpty ? "; nothing is recording" : "; running: \(running.map(\.id).joined(separator: ", "))"), .noInput)
+            }
+            target = entry
+        } else {
+            guard let only = running.first else {
+                throw CLIError("no recording in progress; start one with 'vidrec start'", .noInput)
+            }
+            guard running.count == 1 else {
+                let list = running.map { "\($0.id) (\($0.sidecar.camera))" }.joined(separator: ", ")
+                throw CLIError("\(running.count) recordings are running: \(list); say which with 'vidrec switch ID --camera …'", .usage)
+            }
+            target = only
+        }
+        let reply: ControlReply
+        do {
+            reply = try ControlClient.send(ControlRequest(command: "switch", camera: camera), to: target.controlPath,
+                                           timeout: SwitchCommand.timeout)
+        } catch {
+            throw CLIError("recording \(target.id) (pid \(target.sidecar.pid)) did not answer (\(error)); it records on from \(target.sidecar.camera)", .temporaryFailure)
+        }
+        if let error = reply.error {
+            throw CLIError("recording \(target.id) records on from \(target.sidecar.camera): \(error)",
+                           reply.exitCode.flatMap(ExitCode.init(rawValue:)) ?? .failure)
+        }
+        let mode = reply.mode.map { ", \($0)" } ?? ""
+        context.out(String(format: "recording %@ records from %@%@ since %.3f s\n", target.id, reply.camera ?? camera, mode, reply.from ?? 0))
+        return .success
+    }
+}
