@@ -131,7 +131,11 @@ public final class Recorder: Sendable {
         let camera = (name: opened!.source.displayName, path: opened!.path, mode: opened!.mode, format: opened!.source.videoFormat)
         if audio == nil { preset.settings.audio = nil }
 
-        let (entry, lock) = try store.create(at: request.startTime) { id in
+        // The lock is held in one place only: here, or by the segments once a continuous
+        // recording hands its first segment over (which unlocks it when it closes).
+        var lock: RecordingLock?
+        let entry = try { () throws -> RecordingStore.Entry in
+            let (made, held) = try store.create(at: request.startTime) { id in
             var sidecar = RecordingSidecar(
                 id: id, preset: preset.name, presetFile: preset.file, camera: camera.name,
                 microphone: audio?.displayName, container: preset.settings.container, startTime: request.startTime,
@@ -141,18 +145,39 @@ public final class Recorder: Sendable {
             sidecar.cameras = [CameraUse(camera: camera.name, path: camera.path, mode: camera.mode, from: 0)]
             sidecar.frameRate = "\(preset.settings.video.frameRate)"
             sidecar.saveName = request.saveName
+            if request.segment != nil { sidecar.segment = 0 }
             return sidecar
-        }
+            }
+            lock = held
+            return made
+        }()
         preset.settings.metadata = Recorder.movieMetadata(preset: preset.name, camera: camera.name,
                                                           microphone: audio?.displayName, title: request.saveName,
                                                           startTime: request.startTime)
+        // A continuous recording: a pending recording for each segment.
+        let segmented = request.segment.map { segment in
+            SegmentedRecording(store: store, saver: saver, save: request.save, request: segment, first: entry, lock: lock!,
+                               startTime: request.startTime,
+                               metadata: { [preset] date, name in
+                                   Recorder.movieMetadata(preset: preset.name, camera: camera.name, microphone: audio?.displayName,
+                                                          title: name, startTime: date)
+                               },
+                               sidecar: { [self] in running.withLock { $0?.sidecar } ?? entry.sidecar })
+        }
+        if segmented != nil { lock = nil }
         let output: any CaptureOutput
         do {
             // The file may take no more than --max-size, nor the free space above the floor.
             let aboveFloor = free.map { $0 - (request.minFreeSpace ?? 0) }
             let budget = [request.maxFileSize, aboveFloor].compactMap { $0 }.min()
-            output = try devices.makeMovieOutput(path: entry.partialPath, settings: preset.settings,
-                                                 maxDuration: request.duration, byteBudget: budget)
+            if let segmented, let segment = request.segment {
+                output = try devices.makeSegmentedMovieOutput(
+                    settings: preset.settings, plan: segment.plan(frameRate: preset.settings.video.frameRate, start: request.startTime),
+                    sink: segmented)
+            } else {
+                output = try devices.makeMovieOutput(path: entry.partialPath, settings: preset.settings,
+                                                     maxDuration: request.duration, byteBudget: budget)
+            }
         } catch {
             store.abandon(entry)
             throw error
@@ -190,21 +215,33 @@ public final class Recorder: Sendable {
         do {
             outcome = try session.run(outputs: [movie] + (photoConnection.map { [$0] } ?? []), stretcher: stretcher) { progress in
                 events(.progress(progress))
-                store.writeProgress(progress, id: entry.id)
+                store.writeProgress(progress, id: segmented?.currentID ?? entry.id)
             }
         } catch {
             // A source that could not start: nothing was recorded, so nothing is kept.
             store.abandon(entry)
             throw error
         }
-        store.endProgress(id: entry.id)
+        store.endProgress(id: segmented?.currentID ?? entry.id)
         events(.ended)
+
+        var report = RecordingReport(id: entry.id, outcome: outcome, audioSampleRate: audio?.audioFormat.sampleRate,
+                                     overruns: (audio as? OverrunCounting)?.overruns)
+        if let segmented {
+            // Every segment was finalized (and saved) as it closed; the last one's
+            // sidecar also says how the recording ended.
+            report.segments = segmented.closed
+            if let last = report.segments.last, var sidecar = try? store.entry(id: last).sidecar {
+                if outcome.error != nil, sidecar.state == .finished { sidecar.state = .failed }
+                Recorder.describe(outcome, of: report, in: &sidecar)
+                try? store.write(sidecar)
+            }
+            return report
+        }
 
         // Finalize the fragments into an indexed movie, then record the result. A write
         // that failed (a full disk) may have torn the last fragment part-way through one
         // stream: both are trimmed to their common end then.
-        var report = RecordingReport(id: entry.id, outcome: outcome, audioSampleRate: audio?.audioFormat.sampleRate,
-                                     overruns: (audio as? OverrunCounting)?.overruns)
         do {
             try store.finalize(entry, with: saver.finalizer, trimToCommonEnd: outcome.error != nil)
         } catch {
@@ -215,15 +252,7 @@ public final class Recorder: Sendable {
         sidecar.state = report.finalizeError != nil ? .interrupted : outcome.reason.isSuccess ? .finished : .failed
         sidecar.duration = outcome.duration.doubleValue
         sidecar.videoFrames = outcome.videoFrames
-        sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
-        sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
-        sidecar.repeatedFrames = outcome.repeatedFrames
-        sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
-        sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
-        sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
-        sidecar.driftCorrection = report.audioSampleRate.map { Double(outcome.stretchedAudio) / Double($0) }
-        sidecar.overruns = report.overruns
-        sidecar.endReason = outcome.reason.message
+        Recorder.describe(outcome, of: report, in: &sidecar)
         // On a full disk even the sidecar may not fit; the recording then reads as
         // interrupted, which is true, and stays recoverable.
         let sidecarWritten = (try? store.write(sidecar)) != nil
@@ -235,5 +264,19 @@ public final class Recorder: Sendable {
             (report.savedPath, report.removedFromAlbum) = try saver.save(store.entry(id: entry.id), to: save)
         }
         return report
+    }
+
+    /// Writes how the recording went into `sidecar`: drops, repeats, audio repairs, the
+    /// end reason (for a continuous recording, into its last segment's, for all of it).
+    private static func describe(_ outcome: RecordingOutcome, of report: RecordingReport, in sidecar: inout RecordingSidecar) {
+        sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
+        sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
+        sidecar.repeatedFrames = outcome.repeatedFrames
+        sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
+        sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
+        sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
+        sidecar.driftCorrection = report.audioSampleRate.map { Double(outcome.stretchedAudio) / Double($0) }
+        sidecar.overruns = report.overruns
+        sidecar.endReason = outcome.reason.message
     }
 }

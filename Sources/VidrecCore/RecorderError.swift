@@ -6,6 +6,8 @@ public enum RecorderError: Error, Sendable, Equatable {
     case cameraBusy(path: String, id: String, pid: Int32, since: String)
     /// `vidrec switch` asked for the camera the recording already records from.
     case alreadyRecordingFrom(String)
+    /// These devices cannot record in segments (scripted test devices).
+    case segmentsUnsupported
 }
 
 extension RecorderError: CustomStringConvertible {
@@ -17,6 +19,8 @@ extension RecorderError: CustomStringConvertible {
             "camera \(path) is already being recorded by vidrec: recording \(id) (pid \(pid), started \(since))"
         case let .alreadyRecordingFrom(camera):
             "the recording already records from \(camera)"
+        case .segmentsUnsupported:
+            "these devices cannot record in segments"
         }
     }
 }

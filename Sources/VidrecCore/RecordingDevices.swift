@@ -31,6 +31,10 @@ public protocol RecordingDevices: AnyObject {
     func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
                          byteBudget: Int64?) throws -> any CaptureOutput
 
+    /// Creates the movie output of a continuous recording: the encoder cuts the movie as
+    /// `plan` says, and each segment goes to the file `sink` opens for it.
+    func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput
+
     /// Creates the resampler that corrects the microphone's clock drift for audio in
     /// `format`; `nil` leaves drift uncorrected.
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)?
@@ -42,6 +46,10 @@ public protocol RecordingDevices: AnyObject {
 
 extension RecordingDevices {
     public func makePhotoEncoder() -> (any PhotoEncoding)? { nil }
+
+    public func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {
+        throw RecorderError.segmentsUnsupported
+    }
 }
 
 /// A camera opened by ``RecordingDevices/openCamera(adjusting:)``.

@@ -16,6 +16,9 @@ public struct RecordingReport: Sendable {
     public var savedPath: String?
     /// Older recordings removed from the album after saving (`--keep`, `--album-max-size`).
     public var removedFromAlbum: [String] = []
+    /// A continuous recording's segments (`--segment`), by pending ID, in order; each
+    /// was reported as it closed (``SegmentRequest/closed``).
+    public var segments: [String] = []
 
     /// Whether the recording ended well and is whole: a limit or a stop, finalized.
     public var endedWell: Bool {

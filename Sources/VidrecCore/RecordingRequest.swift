@@ -19,6 +19,8 @@ public struct RecordingRequest: Sendable {
     public var startTime: Date
     /// The recording process, for the sidecar.
     public var pid: Int32
+    /// `--segment`: record as a series of files, and how.
+    public var segment: SegmentRequest?
 
     /// Creates a request; see the properties for the meaning of each argument.
     public init(preset: Preset, duration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,

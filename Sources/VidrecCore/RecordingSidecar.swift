@@ -72,6 +72,11 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// Slots after a camera switch that hold the old camera's last frame, until the new
     /// camera's first.
     public var switchFilledFrames: Int64?
+    /// For a segment of a continuous recording (`--segment`): its number, from 0.
+    public var segment: Int?
+    /// For a later segment: the control socket of the recording, which is its first
+    /// segment's.
+    public var controlSocket: String?
     /// A still photo's size (`2560x1440`); `nil` for a movie.
     public var photoSize: String?
 

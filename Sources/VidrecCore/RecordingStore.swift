@@ -24,7 +24,10 @@ public struct RecordingStore: Sendable {
         /// The lock held while recording.
         public var lockPath: String
         /// The running recording's control socket (`vidrec snap` asks it for photos).
-        public var controlPath: String { (lockPath as NSString).deletingPathExtension + ".sock" }
+        /// A segment of a continuous recording names the socket of the recording's first.
+        public var controlPath: String { sidecar.controlSocket ?? ownControlPath }
+        /// `ID.sock`.
+        var ownControlPath: String { (lockPath as NSString).deletingPathExtension + ".sock" }
         /// Whether this is a still photo (`vidrec snap`) rather than a movie.
         public var isPhoto: Bool { sidecar.container == .jpeg }
         /// The ID.
@@ -158,6 +161,14 @@ public struct RecordingStore: Sendable {
     /// Recordings being written now.
     public func running() -> [Entry] { list().filter { $0.state == .recording } }
 
+    /// Recordings being written now, one for each recording process: a continuous
+    /// recording may have two segments open for a moment; the newer one stands for it.
+    public func runningRecordings() -> [Entry] {
+        var newest: [Int32: Entry] = [:]
+        for entry in running() where !entry.isPhoto { newest[entry.sidecar.pid] = entry }
+        return newest.values.sorted { $0.id < $1.id }
+    }
+
     /// Finalizes a finished write or recovers an interrupted one: turns `ID.partial.EXT`
     /// into `ID.EXT` (indexed in place by `finalizer` where the container needs it).
     ///
@@ -243,6 +254,6 @@ public struct RecordingStore: Sendable {
 
     private func remove(_ entry: Entry) {
         endProgress(id: entry.id)
-        FileSystem.removeQuietly(directory + "/" + entry.id + ".json", entry.lockPath, entry.controlPath)
+        FileSystem.removeQuietly(directory + "/" + entry.id + ".json", entry.lockPath, entry.ownControlPath)
     }
 }

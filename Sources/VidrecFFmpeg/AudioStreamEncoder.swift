@@ -21,9 +21,12 @@ final class AudioStreamEncoder: StreamEncoder {
 
     /// Opens the encoder.
     ///
-    /// - Parameter globalHeader: whether a muxer it feeds wants the codec's headers in the
-    ///   stream parameters (``EncoderSetup/begin(_:globalHeader:)``).
-    init(settings: AudioEncoding, globalHeader: Bool) throws {
+    /// - Parameters:
+    ///   - globalHeader: whether a muxer it feeds wants the codec's headers in the
+    ///     stream parameters (``EncoderSetup/begin(_:globalHeader:)``).
+    ///   - firstSample: the timestamp of its first sample (a later segment's start).
+    init(settings: AudioEncoding, globalHeader: Bool, firstSample: Int64 = 0) throws {
+        samplesEncoded = firstSample
         name = settings.codec
         let parts = try EncoderSetup.begin(settings.codec, globalHeader: globalHeader)
         let codec = parts.codec

@@ -15,13 +15,17 @@ public final class EncodedPacket: @unchecked Sendable {
     public let isKeyframe: Bool
     /// Bytes of data.
     public let size: Int
+    /// The segment of a movie cut into files (``SegmentPlan``) the packet belongs to; 0
+    /// when it is not cut.
+    public let segment: Int
     let pointer: UnsafeMutablePointer<AVPacket>
 
     /// Takes a new reference to `packet`'s data and properties.
     ///
     /// The corresponding C function is `av_packet_clone`.
-    init(_ packet: UnsafePointer<AVPacket>, stream: EncodedStream) throws(FFmpegError) {
+    init(_ packet: UnsafePointer<AVPacket>, stream: EncodedStream, segment: Int = 0) throws(FFmpegError) {
         self.stream = stream
+        self.segment = segment
         pointer = try allocated(av_packet_clone(packet), "av_packet_clone", stream.encoderName)
         isKeyframe = stream.kind == .audio || pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
         size = Int(pointer.pointee.size)
@@ -34,12 +38,17 @@ public final class EncodedPacket: @unchecked Sendable {
     public var presentationTime: Int64 { pointer.pointee.pts }
 
     /// Makes `packet` a new reference to this packet's data for a muxer's `stream`: its
-    /// index, and the timestamps rescaled from the encoder's time base into the stream's.
+    /// index, and the timestamps moved back by `offset` (in the encoder's time base: a
+    /// segment's start) and rescaled from the encoder's time base into the stream's.
     /// The corresponding C functions are `av_packet_ref` and `av_packet_rescale_ts`.
     func reference(into packet: UnsafeMutablePointer<AVPacket>, for stream: UnsafeMutablePointer<AVStream>,
-                   subject: String) throws(FFmpegError) {
+                   shiftedBack offset: Int64 = 0, subject: String) throws(FFmpegError) {
         try check(av_packet_ref(packet, pointer), "av_packet_ref", subject)
         packet.pointee.stream_index = stream.pointee.index
+        if offset != 0 {
+            if packet.pointee.pts != cffmpeg_nopts_value() { packet.pointee.pts -= offset }
+            if packet.pointee.dts != cffmpeg_nopts_value() { packet.pointee.dts -= offset }
+        }
         av_packet_rescale_ts(packet, self.stream.timeBase, stream.pointee.time_base)
     }
 

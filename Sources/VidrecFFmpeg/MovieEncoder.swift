@@ -19,7 +19,18 @@ public final class MovieEncoder: CaptureOutput {
     // Owners, each freeing its own C object, so that a throw part-way through the
     // initializer frees what was made so far.
     private let video: VideoStreamEncoder
-    private let audio: AudioStreamEncoder?
+    /// The audio encoder; a movie cut into segments gets a new one for each segment, so
+    /// that its audio ends and the next one's starts on the same sample.
+    private var audio: AudioStreamEncoder?
+    private let audioSettings: AudioEncoding?
+    private let globalHeader: Bool
+    private let frameRate: Rational
+    /// Where the movie is cut into files, if it is (``cut(into:)``).
+    public private(set) var segments: SegmentPlan?
+    private var videoSegment = 0
+    private var audioSegment = 0
+    /// Audio samples appended so far (at the encoder's rate, which is the source's).
+    private var audioSamples: Int64 = 0
     private let packetOwner: OwnedPacket
     private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
     private var connections: [PacketConnection] = []
@@ -46,6 +57,19 @@ public final class MovieEncoder: CaptureOutput {
         video = try VideoStreamEncoder(settings: settings.video, globalHeader: globalHeader)
         audio = try settings.audio.map { try AudioStreamEncoder(settings: $0, globalHeader: globalHeader) }
         streams = [video.stream] + (audio.map { [$0.stream] } ?? [])
+        audioSettings = settings.audio
+        self.globalHeader = globalHeader
+        frameRate = settings.video.frameRate
+    }
+
+    /// Cuts the movie into segments as `plan` says: the encoder makes a keyframe (an IDR
+    /// picture for H.264) at the first frame of every segment, and ends each segment's
+    /// audio on the sample of that instant (a fresh audio encoder for the next one), so
+    /// that the segments played back to back are the continuous recording. Packets carry
+    /// their segment (``EncodedPacket/segment``). Call before the first append.
+    public func cut(into plan: SegmentPlan) {
+        precondition(!started, "cut the movie before encoding")
+        segments = plan
     }
 
     /// Encodes for a movie file at `path`, as `vidrec start` records: the encoder with one
@@ -71,6 +95,20 @@ public final class MovieEncoder: CaptureOutput {
                                        indexSeconds: indexSeconds, maxBytes: maxBytes, metadata: settings.metadata)
         encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
         if let stream { encoder.connect(stream, policy: .besideTheFile, threadName: "vidrec.live") }
+        return encoder
+    }
+
+    /// Encodes a continuous recording cut into segments (`--segment`): the encoder cuts
+    /// as `plan` says (``cut(into:)``), and one essential ``SegmentedFileOutput`` writes
+    /// each segment to the file `sink` opens for it.
+    ///
+    /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
+    public static func segmentedRecording(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> MovieEncoder {
+        let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader)
+        encoder.cut(into: plan)
+        let output = SegmentedFileOutput(container: settings.container, streams: encoder.streams, plan: plan,
+                                         frameRate: settings.video.frameRate, sampleRate: settings.audio?.sampleRate, sink: sink)
+        encoder.connect(output, policy: .movieFile, threadName: "vidrec.file")
         return encoder
     }
 
@@ -115,13 +153,44 @@ public final class MovieEncoder: CaptureOutput {
     public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
         try startIfNeeded()
         guard let prepared = try video.prepare(frame, frameIndex: frameIndex) else { return }
+        // The first frame of a segment is a keyframe; the others are the encoder's choice.
+        prepared.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        if let segments {
+            let segment = segments.segment(ofFrame: frameIndex)
+            if segment != videoSegment {
+                prepared.pointee.pict_type = AV_PICTURE_TYPE_I
+                videoSegment = segment
+            }
+        }
         try encode(video, prepared)
     }
 
     public func appendAudio(_ chunk: AudioChunk) throws {
         try startIfNeeded()
-        guard let audio else { return }
-        try audio.append(chunk) { try encode(audio, $0) }
+        guard var encoder = audio, let settings = audioSettings else { return }
+        var rest = chunk
+        if let segments {
+            // Each segment's audio ends on the sample where the next segment's video
+            // starts: the encoder is drained there, and a new one takes the rest.
+            while true {
+                let boundary = segments.audioStart(ofSegment: audioSegment + 1, sampleRate: settings.sampleRate, frameRate: frameRate)
+                let room = boundary - audioSamples
+                guard room <= Int64(rest.frameCount) else { break }
+                if room > 0 {
+                    try encoder.append(rest.slice(0..<Int(room))) { try encode(encoder, $0) }
+                    audioSamples += room
+                }
+                try encoder.drain { try encode(encoder, $0) }
+                try encode(encoder, nil)
+                audioSegment += 1
+                encoder = try AudioStreamEncoder(settings: settings, globalHeader: globalHeader, firstSample: audioSamples)
+                audio = encoder
+                rest = rest.slice(Int(room)..<rest.frameCount)
+            }
+        }
+        guard rest.frameCount > 0 else { return }
+        try encoder.append(rest) { try encode(encoder, $0) }
+        audioSamples += Int64(rest.frameCount)
     }
 
     /// Flushes the encoders, then finishes every output and waits for them.
@@ -168,7 +237,11 @@ public final class MovieEncoder: CaptureOutput {
             if received == cffmpeg_averror_eagain() || received == cffmpeg_averror_eof() { break }
             try check(received, "avcodec_receive_packet", encoder.name)
             if packet.pointee.duration == 0 { packet.pointee.duration = encoder.defaultPacketDuration }
-            let encoded = try EncodedPacket(packet, stream: encoder.stream)
+            var segment = 0
+            if let segments {
+                segment = encoder === video ? segments.segment(ofFrame: packet.pointee.pts) : audioSegment
+            }
+            let encoded = try EncodedPacket(packet, stream: encoder.stream, segment: segment)
             av_packet_unref(packet)
             for connection in connections { connection.send(encoded) }
         }

@@ -65,7 +65,8 @@ public final class MovieFileOutput: PacketOutput {
         }
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
-        try muxer.writeHeader(options: container.recordingOptions, subject: path)
+        try muxer.writeHeader(options: container.recordingOptions + MovieFileOutput.timescaleOption(for: encoded, container: container),
+                              subject: path)
         headerWritten = true
         try io.flush(durable: true)
     }
@@ -77,6 +78,17 @@ public final class MovieFileOutput: PacketOutput {
         throw FFmpegError("avformat_query_codec", "\(codec) in \(container)", code: cffmpeg_averror(EINVAL),
                           hint: "the container '\(container)' cannot hold \(codec); pick another codec or container in the preset",
                           kind: .unsupportedSettings)
+    }
+
+    /// The movie time scale for MP4 and MOV, in which the edit lists (and so each track's
+    /// presented length) are counted: the audio's sample rate, or 90 kHz without audio,
+    /// instead of libavformat's milliseconds. A movie's length is then exact to the
+    /// sample (and to the frame at the usual rates), so that segments played back to
+    /// back do not drift by a millisecond at every joint.
+    static func timescaleOption(for streams: [EncodedStream], container: Container) -> [(String, String)] {
+        guard container.isFragmentedWhileRecording else { return [] }
+        let rate = streams.first { $0.kind == .audio }.map { $0.timeBase.den / max(1, $0.timeBase.num) } ?? 90000
+        return [("movie_timescale", "\(rate)")]
     }
 
     /// How long a recording without a time limit the room for its index is sized for:
@@ -105,8 +117,14 @@ public final class MovieFileOutput: PacketOutput {
     /// Writes `encoded`, rescaled from the encoder's time base to the stream's, and
     /// syncs the file to disk about once a second.
     public func write(_ encoded: EncodedPacket) throws {
+        try write(encoded, shiftedBack: 0)
+    }
+
+    /// Writes `encoded` with its timestamps moved back by `offset` in the encoder's time
+    /// base, so that a segment of a longer recording starts at 0.
+    func write(_ encoded: EncodedPacket, shiftedBack offset: Int64) throws {
         guard let stream = streams[encoded.kind] else { return }
-        try encoded.reference(into: packet, for: stream, subject: path)
+        try encoded.reference(into: packet, for: stream, shiftedBack: offset, subject: path)
         let written = av_interleaved_write_frame(format, packet)
         // The file's own error (ENOSPC, EIO) says more than libavformat's, which may even
         // have swallowed it.

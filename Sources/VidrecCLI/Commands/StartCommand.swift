@@ -52,11 +52,19 @@ struct StartCommand: VidrecCommand {
         preset.settings.video.isMirrored = options.mirror
         let store = try context.store()
         let started = Date()
-        let request = RecordingRequest(
+        var request = RecordingRequest(
             preset: preset, duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
             saveName: options.saveName ?? options.nameTemplate.map { NameTemplate.expand($0, at: started) },
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize) : nil,
             startTime: started, pid: getpid())
+        if let seconds = options.segment {
+            var name: (@Sendable (Date) -> String)?
+            if let template = options.nameTemplate {
+                name = { date in NameTemplate.expand(template, at: date) }
+            }
+            let report: @Sendable (SegmentReport) -> Void = { segment in StartCommand.report(segment, context) }
+            request.segment = SegmentRequest(seconds: seconds, atClock: options.segmentAtClock, name: name, closed: report)
+        }
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     live: options.live, controls: options.controls, keepControls: options.keepControls) {
             context.err("vidrec: \($0)\n")
@@ -115,6 +123,11 @@ struct StartCommand: VidrecCommand {
         }
         context.err("vidrec: \(outcome.reason.message): \(summary)\n")
         for lost in outcome.lostOutputs { context.err("vidrec: left behind: \(lost)\n") }
+        if !result.segments.isEmpty {
+            let saved = options.save ? "saved" : "pending; keep them with 'vidrec save ID'"
+            context.err("vidrec: \(result.segments.count) segment\(result.segments.count == 1 ? "" : "s"), \(result.segments.first!) to \(result.segments.last!), \(saved)\n")
+            return .success
+        }
         guard let saved = result.savedPath else {
             context.err("vidrec: recording \(result.id) is pending; keep it with 'vidrec save'\n")
             return .success
@@ -158,6 +171,20 @@ struct StartCommand: VidrecCommand {
         } catch {
             warn("vidrec: no control socket (\(error)); 'vidrec snap' and 'vidrec switch' cannot reach this recording\n")
             return nil
+        }
+    }
+
+    /// One line for each segment of a continuous recording as it closes: its path on
+    /// standard output when it was saved, else a line on standard error.
+    static func report(_ segment: SegmentReport, _ context: CommandContext) {
+        let length = segment.duration.map { String(format: "%.3f s", $0) } ?? "length unknown"
+        if let problem = segment.problem {
+            context.err("vidrec: segment \(segment.index + 1) (\(segment.id), \(length)) \(problem)\n")
+        } else if let saved = segment.savedPath {
+            for path in segment.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
+            context.out(saved + "\n")
+        } else {
+            context.err("vidrec: segment \(segment.index + 1) closed: \(segment.id), \(length), pending\n")
         }
     }
 

@@ -37,6 +37,8 @@ struct StartOptions {
         ] + StartOptions.controlArguments + [
             .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
             .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
+            .option("segment", value: "duration", help: "Record as a series of files of this length (10s, 5m, 1h; a plain number is seconds), each a finished movie that plays on its own, until stopped or --max. With --save each is saved as it closes; --name names each from its own start time."),
+            .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
             .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
@@ -57,6 +59,9 @@ struct StartOptions {
     var keep: Int?
     var albumMaxSize: Int64?
     var live: LiveDestination?
+    /// `--segment`, in seconds.
+    var segment: Rational?
+    var segmentAtClock: Bool
     var rotation = 0
     var mirror: Bool
     var controls = CameraControlRequest()
@@ -121,6 +126,16 @@ struct StartOptions {
                 throw .invalidValue(text, for: "--live <url>", reason: error.description)
             }
         }
+        if let text = arguments[option: "segment"] {
+            guard let seconds = StartOptions.duration(text), seconds >= Rational(1), seconds <= Rational(86_400) else {
+                throw .invalidValue(text, for: "--segment <duration>", reason: "give a length from 1 s to 24 h, such as 10s, 5m, 1h or 90 (seconds)")
+            }
+            segment = seconds
+            if saveName != nil { throw .conflicting("--as <name>", "--segment, which makes many files; name them with --name and strftime fields such as 'door-%Y%m%d-%H%M%S'") }
+            if live != nil { throw .conflicting("--live <url>", "--segment (not yet: record the segments, or stream, but not both)") }
+        }
+        segmentAtClock = arguments.has("segment-at-clock")
+        if segmentAtClock, segment == nil { throw .conflicting("--segment-at-clock", "a recording without --segment") }
         logPath = arguments[option: "log"]
         quiet = arguments.has("quiet")
         for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
@@ -165,6 +180,15 @@ struct StartOptions {
         let keepControls = arguments.has("keep-controls")
         if keepControls, controls.isEmpty { throw .conflicting("--keep-controls", "no control set; add --set NAME=VALUE") }
         return (controls, keepControls)
+    }
+
+    /// Parses a duration: `10s`, `5m`, `1h`, `2d`, or a plain number of seconds (`2.5`).
+    static func duration(_ text: String) -> Rational? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let last = text.last, let unit = units[last] {
+            return Rational(parsing: String(text.dropLast())).map { $0 * Rational(unit) }
+        }
+        return Rational(parsing: text)
     }
 
     /// Parses a size option (`500K`, `50M`, `2G`), at least `minimum` bytes (0 allowed if 0).

@@ -37,7 +37,7 @@ struct StopCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
-        let running = store.running()
+        let running = store.runningRecordings()
         let targets: [RecordingStore.Entry]
         if let id {
             guard let entry = running.first(where: { $0.id == id }) else {
@@ -65,7 +65,9 @@ struct StopCommand: VidrecCommand {
         }
         let deadline = Date(timeIntervalSinceNow: timeout)
         for entry in targets {
-            while RecordingLock.isHeld(entry.lockPath) {
+            // A continuous recording closes and opens segments until it ends: wait for
+            // the process, not for one segment.
+            while RecordingLock.isHeld(entry.lockPath) || store.runningRecordings().contains(where: { $0.sidecar.pid == entry.sidecar.pid }) {
                 guard Date() < deadline else {
                     throw CLIError("recording \(entry.id) did not finish within \(Int(timeout)) s; it is still running (pid \(entry.sidecar.pid))", .temporaryFailure)
                 }

@@ -34,7 +34,7 @@ struct SwitchCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let running = try context.store().running().filter { !$0.isPhoto }
+        let running = try context.store().runningRecordings()
         let target: RecordingStore.Entry
         if let id {
             guard let entry = running.first(where: { $0.id == id }) else {

@@ -19,6 +19,8 @@ enum RuntimeFailure {
                 return ("\(error); stop it with 'vidrec stop'", .temporaryFailure)
             case .alreadyRecordingFrom:
                 return ("\(error); name another camera ('vidrec devices' lists them)", .usage)
+            case .segmentsUnsupported:
+                return (error.description, .software)
             }
         case let error as PresetError:
             return (error.description, .dataError)

@@ -121,6 +121,10 @@ final class SystemDevices: RecordingDevices, Sendable {
                                        maxBytes: byteBudget, live: live, report: report)
     }
 
+    func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {
+        try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink)
+    }
+
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
         try DriftResampler(format: format)
     }

@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import VidrecMedia
+
+/// The pending area's side of a continuous recording (`--segment`): every segment is a
+/// recording of its own in the pending area, created and locked when its file opens,
+/// and, when it closes, indexed, marked finished and unlocked, then (with `--save`)
+/// committed to the album. A `kill -9` leaves every closed segment whole and the open
+/// one interrupted, which `vidrec recover` or `vidrec save` finishes.
+///
+/// The first segment is the recording the ``Recorder`` created; the later ones copy its
+/// sidecar (preset, sources, the control socket) with their own ID, start and name.
+final class SegmentedRecording: SegmentSink, Sendable {
+    private struct Open {
+        var entry: RecordingStore.Entry
+        var lock: RecordingLock
+    }
+
+    private let store: RecordingStore
+    private let saver: AlbumSaver
+    private let save: SaveRequest?
+    private let request: SegmentRequest
+    private let startTime: Date
+    private let metadata: @Sendable (Date, String?) -> [String: String]
+    private let sidecar: @Sendable () -> RecordingSidecar
+    private let open: Mutex<[Int: Open]>
+    private let closedIDs = Mutex<[String]>([])
+
+    /// - Parameters:
+    ///   - first: the recording as the ``Recorder`` created it, and its lock.
+    ///   - metadata: the tags for a segment starting at a time, with its name.
+    ///   - sidecar: the recording's sidecar as it stands (a camera switch changes it).
+    init(store: RecordingStore, saver: AlbumSaver, save: SaveRequest?, request: SegmentRequest,
+         first: RecordingStore.Entry, lock: RecordingLock, startTime: Date,
+         metadata: @escaping @Sendable (Date, String?) -> [String: String],
+         sidecar: @escaping @Sendable () -> RecordingSidecar) {
+        self.store = store
+        self.saver = saver
+        self.save = save
+        self.request = request
+        self.startTime = startTime
+        self.metadata = metadata
+        self.sidecar = sidecar
+        open = Mutex([0: Open(entry: first, lock: lock)])
+    }
+
+    /// The newest segment's ID: the one `vidrec status` follows.
+    var currentID: String {
+        open.withLock { $0.max { $0.key < $1.key }?.value.entry.id } ?? closedIDs.withLock { $0.last } ?? ""
+    }
+
+    /// The IDs of the segments closed so far, in order.
+    var closed: [String] { closedIDs.withLock { $0 } }
+
+    func openSegment(_ index: Int, startingAt seconds: Double) throws -> (path: String, metadata: [String: String]) {
+        let date = startTime.addingTimeInterval(seconds)
+        let name = request.name?(date)
+        if let first = open.withLock({ $0[index] }) {
+            return (first.entry.partialPath, metadata(date, first.entry.sidecar.saveName))
+        }
+        let template = sidecar()
+        let firstSocket = open.withLock { $0[0]?.entry.controlPath } ?? template.controlSocket
+        let (entry, lock) = try store.create(at: date) { id in
+            var made = template
+            made.id = id
+            made.startTime = ISO8601DateFormatter().string(from: date)
+            made.state = .recording
+            made.saveName = name
+            made.segment = index
+            made.controlSocket = template.controlSocket ?? firstSocket
+            made.duration = nil
+            return made
+        }
+        open.withLock { $0[index] = Open(entry: entry, lock: lock) }
+        return (entry.partialPath, metadata(date, name))
+    }
+
+    func closeSegment(_ index: Int, path: String, failure: (any Error)?) throws {
+        guard let segment = open.withLock({ $0.removeValue(forKey: index) }) else { return }
+        let entry = segment.entry
+        store.endProgress(id: entry.id)
+        var report = SegmentReport(index: index, id: entry.id)
+        var finalized = true
+        do {
+            report.duration = try store.finalize(entry, with: saver.finalizer, trimToCommonEnd: failure != nil)
+        } catch {
+            finalized = false
+            report.problem = "could not be finalized (\(error)); it is kept pending as interrupted"
+        }
+        var sidecar = entry.sidecar
+        sidecar.state = !finalized ? .interrupted : failure == nil ? .finished : .failed
+        sidecar.duration = report.duration
+        sidecar.endReason = failure.map { "failed: \($0)" } ?? "segment \(index + 1) of a continuous recording"
+        if let failure, report.problem == nil { report.problem = "\(failure)" }
+        let written = (try? store.write(sidecar)) != nil
+        if finalized && written { FileSystem.removeQuietly(entry.lockPath) }
+        withExtendedLifetime(segment.lock) {}
+        closedIDs.withLock { $0.append(entry.id) }
+        if let save, finalized, failure == nil {
+            do {
+                (report.savedPath, report.removedFromAlbum) = try saver.save(store.entry(id: entry.id), to: save)
+            } catch {
+                report.problem = "could not be saved (\(error)); it is kept pending"
+            }
+        }
+        request.closed(report)
+    }
+}
