@@ -58,12 +58,36 @@ public struct AlbumManifest: Sendable {
         return try update { albums in (albums[folder] ?? []).map(\.name) }
     }
 
-    /// Removes vidrec's oldest recordings from `album` beyond the newest `keep`, and
-    /// beyond `maxBytes` in total (the newest is always kept).
+    /// Removes vidrec's oldest recording from `album`, but never its newest one: to make
+    /// room on a full disk while a continuous recording goes on.
+    ///
+    /// - Returns: the path removed, or `nil` when only the newest (or nothing) is left.
+    public func removeOldest(album: String) throws -> String? {
+        try update { albums in
+            let folder = URL(fileURLWithPath: album).standardizedFileURL.path
+            var items = albums[folder] ?? []
+            while items.count > 1 {
+                let oldest = items.enumerated().min { ($0.element.saved, $0.offset) < ($1.element.saved, $1.offset) }!
+                items.remove(at: oldest.offset)
+                let file = folder + "/" + oldest.element.name
+                guard let info = try? FileSystem.linkStatus(file), info.st_mode & S_IFMT == S_IFREG else { continue }
+                if (try? FileSystem.unlink(file)) != nil {
+                    albums[folder] = items
+                    return file
+                }
+            }
+            albums[folder] = items
+            return nil
+        }
+    }
+
+    /// Removes vidrec's oldest recordings from `album` beyond the newest `keep`, beyond
+    /// `maxBytes` in total, and older than `maxAge` seconds (the newest is always kept).
     ///
     /// - Returns: the paths removed.
-    public func prune(album: String, keep: Int?, maxBytes: Int64?) throws -> [String] {
-        try update { albums in
+    public func prune(album: String, keep: Int?, maxBytes: Int64?, maxAge: Double? = nil) throws -> [String] {
+        let now = Date().timeIntervalSince1970
+        return try update { albums in
             let folder = URL(fileURLWithPath: album).standardizedFileURL.path
             // Newest first; saves within the same clock tick keep their order.
             let items = Array((albums[folder] ?? []).enumerated()
@@ -83,7 +107,8 @@ public struct AlbumManifest: Sendable {
                 total += size
                 let overCount = keep.map { index >= $0 } ?? false
                 let overSize = maxBytes.map { total > $0 } ?? false
-                if index > 0, overCount || overSize {
+                let overAge = maxAge.map { now - item.saved > $0 } ?? false
+                if index > 0, overCount || overSize || overAge {
                     if (try? FileSystem.unlink(file)) != nil { removed.append(file) } else { kept.append(item) }
                 } else {
                     kept.append(item)

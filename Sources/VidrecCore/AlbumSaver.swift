@@ -3,7 +3,7 @@ import VidrecMedia
 
 /// The save step, as `UISaveVideoAtPathToSavedPhotosAlbum` is on iOS: commits a pending
 /// recording to the album, remembers the file as vidrec's, and applies the album's
-/// limits (`--keep`, `--album-max-size`) to vidrec's own files only.
+/// limits (`--keep`, `--album-max-size`, `--max-age`) to vidrec's own files only.
 public struct AlbumSaver: Sendable {
     /// The pending area.
     public let store: RecordingStore
@@ -38,6 +38,17 @@ public struct AlbumSaver: Sendable {
             .appendingPathComponent(url.lastPathComponent + ".jpg").path
     }
 
+    /// Makes room on a full disk for a continuous recording: removes vidrec's oldest
+    /// saved recording from `album` (never its newest, never another file), with its
+    /// poster frame.
+    ///
+    /// - Returns: the path removed, or `nil` when there is nothing left to remove.
+    public func removeOldest(from album: Album) -> String? {
+        guard let removed = try? manifest.removeOldest(album: album.path) else { return nil }
+        FileSystem.removeQuietly(AlbumSaver.thumbnailPath(for: removed))
+        return removed
+    }
+
     /// Saves `entry` into `request`'s album under `name` (or the name chosen at start,
     /// or `vidrec-ID`), then removes vidrec's oldest recordings beyond the album's limits.
     ///
@@ -51,9 +62,10 @@ public struct AlbumSaver: Sendable {
         let saved = try store.commit(entry, to: request.album, name: name, finalizer: finalizer)
         try manifest.recordSave(saved)
         makeThumbnail(for: saved)
-        guard request.keep != nil || request.albumMaxSize != nil else { return (saved, []) }
+        guard request.keep != nil || request.albumMaxSize != nil || request.maxAge != nil else { return (saved, []) }
         let album = URL(fileURLWithPath: saved).deletingLastPathComponent().path
-        let removed = try manifest.prune(album: album, keep: request.keep, maxBytes: request.albumMaxSize)
+        let removed = try manifest.prune(album: album, keep: request.keep, maxBytes: request.albumMaxSize,
+                                         maxAge: request.maxAge?.doubleValue)
         for path in removed { FileSystem.removeQuietly(AlbumSaver.thumbnailPath(for: path)) }
         return (saved, removed)
     }

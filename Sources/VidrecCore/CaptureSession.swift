@@ -327,9 +327,13 @@ extension CaptureSession {
         guard let floor = limits.minFreeSpace, now - lastCheck >= CaptureSession.freeSpaceInterval else { return nil }
         lastCheck = now
         let margin = limits.closingMargin(bytesWritten: written, mediaSeconds: seconds, waitingSeconds: waiting)
-        if let free = freeSpace(), free - margin < floor {
-            return .lowDiskSpace(free: free, floor: floor)
+        guard var free = freeSpace(), free - margin < floor else { return nil }
+        // A continuous recording makes room by removing its oldest segments first.
+        while let reclaim = limits.reclaim, reclaim() {
+            guard let now = freeSpace() else { return nil }
+            free = now
+            if free - margin >= floor { return nil }
         }
-        return nil
+        return .lowDiskSpace(free: free, floor: floor)
     }
 }

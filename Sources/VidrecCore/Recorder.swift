@@ -183,9 +183,11 @@ public final class Recorder: Sendable {
             throw error
         }
 
-        let limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
+        var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
                                      minFreeSpace: request.minFreeSpace,
                                      nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
+        // A continuous recording goes on at the floor by removing its oldest segments.
+        if let segmented { limits.reclaim = { segmented.reclaimOldest() } }
         let pending = store.directory
         let freeSpace = freeSpace
         let session = CaptureSession(video: opened!.source, audio: audio, frameRate: preset.settings.video.frameRate,

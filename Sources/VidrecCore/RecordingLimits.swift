@@ -10,6 +10,10 @@ public struct RecordingLimits: Sendable {
     /// The bytes per second the preset is expected to produce, used for the safety
     /// margin until the real rate has been observed for a second.
     public var nominalBytesPerSecond: Int64
+    /// For a continuous recording at the `--min-free` floor: removes the oldest closed
+    /// segment vidrec made (never another file, never the open segment) and says
+    /// whether it removed one, so that recording goes on; `nil` stops at the floor.
+    public var reclaim: (@Sendable () -> Bool)?
 
     /// Creates limits.
     public init(duration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,

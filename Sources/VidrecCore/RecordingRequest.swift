@@ -1,4 +1,5 @@
 import Foundation
+import VidrecMedia
 
 /// What `vidrec start` asks of the ``Recorder``, as `UIImagePickerController`'s
 /// `videoQuality` and `videoMaximumDuration` ask it of the camera.
@@ -44,10 +45,13 @@ public struct SaveRequest: Sendable {
     public var keep: Int?
     /// Remove vidrec's oldest recordings beyond this total size (`--album-max-size`).
     public var albumMaxSize: Int64?
+    /// Remove vidrec's recordings saved longer ago than this, in seconds (`--max-age`).
+    public var maxAge: Rational?
 
     /// Creates a save request; see the properties for the meaning of each argument.
-    public init(album: Album, keep: Int? = nil, albumMaxSize: Int64? = nil) {
+    public init(album: Album, keep: Int? = nil, albumMaxSize: Int64? = nil, maxAge: Rational? = nil) {
         self.album = album
+        self.maxAge = maxAge
         self.keep = keep
         self.albumMaxSize = albumMaxSize
     }

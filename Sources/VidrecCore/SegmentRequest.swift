@@ -13,10 +13,14 @@ public struct SegmentRequest: Sendable {
     public var name: (@Sendable (Date) -> String)?
     /// Hears about each segment as it closes (on the file's thread).
     public var closed: @Sendable (SegmentReport) -> Void
+    /// Hears of each older segment removed to stay above the `--min-free` floor.
+    public var reclaimed: @Sendable (String) -> Void
 
     /// Creates a segment request; see the properties for the meaning of each argument.
     public init(seconds: Rational, atClock: Bool = false, name: (@Sendable (Date) -> String)? = nil,
-                closed: @escaping @Sendable (SegmentReport) -> Void = { _ in }) {
+                closed: @escaping @Sendable (SegmentReport) -> Void = { _ in },
+                reclaimed: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.reclaimed = reclaimed
         self.seconds = seconds
         self.atClock = atClock
         self.name = name

@@ -52,6 +52,36 @@ final class SegmentedRecording: SegmentSink, Sendable {
     /// The IDs of the segments closed so far, in order.
     var closed: [String] { closedIDs.withLock { $0 } }
 
+    /// Makes room at the `--min-free` floor: removes the oldest segment vidrec made,
+    /// from the album with `--save` (vidrec's own saved recordings there, never the
+    /// newest; only when the album is on the disk being filled) or else from this
+    /// recording's closed pending segments (never the newest closed one, never the open
+    /// one), and says so.
+    ///
+    /// - Returns: whether something was removed.
+    func reclaimOldest() -> Bool {
+        var removed: String?
+        if let save {
+            // Only an album on the disk being filled gives room back.
+            guard let pending = try? FileSystem.status(store.directory), let album = try? FileSystem.status(save.album.path),
+                  pending.st_dev == album.st_dev else { return false }
+            removed = saver.removeOldest(from: save.album)
+        } else {
+            let candidates = closedIDs.withLock { Array($0.dropLast()) }
+            for id in candidates {
+                guard let entry = try? store.entry(id: id), entry.state != .recording else { continue }
+                let path = FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath
+                if (try? store.discard(entry)) != nil {
+                    removed = path
+                    break
+                }
+            }
+        }
+        guard let removed else { return false }
+        request.reclaimed(removed)
+        return true
+    }
+
     func openSegment(_ index: Int, startingAt seconds: Double) throws -> (path: String, metadata: [String: String]) {
         let date = startTime.addingTimeInterval(seconds)
         let name = request.name?(date)

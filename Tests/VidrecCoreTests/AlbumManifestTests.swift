@@ -23,6 +23,35 @@ import VidrecCore
         #expect(FileManager.default.fileExists(atPath: files[3]))
     }
 
+    @Test func pruningByAgeRemovesWhatWasSavedLongerAgoButNeverTheNewest() throws {
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let files = try (0..<3).map { try album.write("clip\($0).mp4", "v") }
+        // Saved 10 days, 2 days and 1 hour ago, as the manifest keeps it.
+        let now = Date().timeIntervalSince1970
+        let items = zip(files, [now - 10 * 86_400, now - 2 * 86_400, now - 3_600]).map { file, saved in
+            ["name": (file as NSString).lastPathComponent, "saved": saved] as [String: Any]
+        }
+        let folder = URL(fileURLWithPath: album.path).standardizedFileURL.path
+        _ = try state.write("albums.json", String(decoding: try JSONSerialization.data(withJSONObject: [folder: items]), as: UTF8.self))
+        let manifest = AlbumManifest(stateDirectory: state.path)
+        #expect(try manifest.prune(album: album.path, keep: nil, maxBytes: nil, maxAge: 7 * 86_400) == [files[0]])
+        #expect(try manifest.prune(album: album.path, keep: nil, maxBytes: nil, maxAge: 60) == [files[1]], "the newest always stays")
+        #expect(FileManager.default.fileExists(atPath: files[2]))
+    }
+
+    @Test func makingRoomRemovesTheOldestSavedFileButNeverTheNewestOrAnotherFile() throws {
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let manifest = AlbumManifest(stateDirectory: state.path)
+        let foreign = try album.write("holiday.mp4", "x")
+        let files = try (0..<3).map { try album.write("segment\($0).mp4", "v") }
+        for file in files { try manifest.recordSave(file) }
+        #expect(try manifest.removeOldest(album: album.path) == files[0])
+        #expect(try manifest.removeOldest(album: album.path) == files[1])
+        #expect(try manifest.removeOldest(album: album.path) == nil)
+        #expect(FileManager.default.fileExists(atPath: files[2]) && FileManager.default.fileExists(atPath: foreign))
+        #expect(try manifest.savedFiles(album: album.path) == ["segment2.mp4"])
+    }
+
     @Test func twentySavesAtOnceAreAllRemembered() throws {
         let state = try TemporaryDirectory(), album = try TemporaryDirectory()
         let files = try (0..<20).map { try album.write("clip\($0).mp4", "v") }

@@ -99,6 +99,8 @@ import Testing
         (start + ["--segment", "5x"], "Error: The value '5x' is invalid for '--segment <duration>'", 64),
         (start + ["--segment-at-clock"], "Error: '--segment-at-clock' cannot be used with 'a recording without --segment'", 64),
         (start + ["--segment", "10s", "--as", "door"], "Error: '--as <name>' cannot be used with '--segment, which makes many files; name them with --name and strftime fields such as 'door-%Y%m%d-%H%M%S''", 64),
+        (start + ["--max-age", "7d"], "Error: '--max-age <duration>' cannot be used with 'a recording that is not saved; add --save'", 64),
+        (start + ["--save", "--max-age", "soon"], "Error: The value 'soon' is invalid for '--max-age <duration>': give an age such as 7d, 12h or 30m (at most 3650d)", 64),
         (["switch"], "Error: Missing expected argument '--camera <camera>'", 64),
         (["show", "nosuch"], "Error: nothing called 'nosuch' in the albums $HOME/Videos/vidrec and $HOME/Pictures/vidrec; 'vidrec list' shows what is there", 66),
         (["show"], "Error: Missing expected argument '<name>'", 64),

@@ -55,7 +55,8 @@ struct StartCommand: VidrecCommand {
         var request = RecordingRequest(
             preset: preset, duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
             saveName: options.saveName ?? options.nameTemplate.map { NameTemplate.expand($0, at: started) },
-            save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize) : nil,
+            save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
+                                              maxAge: options.maxAge) : nil,
             startTime: started, pid: getpid())
         if let seconds = options.segment {
             var name: (@Sendable (Date) -> String)?
@@ -63,7 +64,11 @@ struct StartCommand: VidrecCommand {
                 name = { date in NameTemplate.expand(template, at: date) }
             }
             let report: @Sendable (SegmentReport) -> Void = { segment in StartCommand.report(segment, context) }
-            request.segment = SegmentRequest(seconds: seconds, atClock: options.segmentAtClock, name: name, closed: report)
+            let reclaimed: @Sendable (String) -> Void = { path in
+                context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
+            }
+            request.segment = SegmentRequest(seconds: seconds, atClock: options.segmentAtClock, name: name, closed: report,
+                                             reclaimed: reclaimed)
         }
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     live: options.live, controls: options.controls, keepControls: options.keepControls) {

@@ -34,6 +34,7 @@ struct StartOptions {
             .option("album", value: "dir", help: "The album folder (with --save). (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
             .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
             .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
+            .option("max-age", value: "duration", help: "With --save: remove vidrec's recordings saved to the album longer ago than this (7d, 12h, 30m)."),
         ] + StartOptions.controlArguments + [
             .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
             .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
@@ -58,6 +59,8 @@ struct StartOptions {
     var albumPath: String?
     var keep: Int?
     var albumMaxSize: Int64?
+    /// `--max-age`, in seconds.
+    var maxAge: Rational?
     var live: LiveDestination?
     /// `--segment`, in seconds.
     var segment: Rational?
@@ -111,6 +114,12 @@ struct StartOptions {
             keep = count
         }
         albumMaxSize = try StartOptions.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 100_000)
+        if let text = arguments[option: "max-age"] {
+            guard let seconds = StartOptions.duration(text), seconds >= Rational(1), seconds <= Rational(3650 * 86_400) else {
+                throw .invalidValue(text, for: "--max-age <duration>", reason: "give an age such as 7d, 12h or 30m (at most 3650d)")
+            }
+            maxAge = seconds
+        }
         if let text = arguments[option: "rotate"] {
             guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
                 throw .invalidValue(text, for: "--rotate <degrees>", reason: "use 90, 180 or 270 (clockwise)")
@@ -138,7 +147,8 @@ struct StartOptions {
         if segmentAtClock, segment == nil { throw .conflicting("--segment-at-clock", "a recording without --segment") }
         logPath = arguments[option: "log"]
         quiet = arguments.has("quiet")
-        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>")]
+        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>"),
+                                  (maxAge != nil, "--max-age <duration>")]
         where given && !save {
             throw .conflicting(synopsis, "a recording that is not saved; add --save")
         }
