@@ -43,12 +43,22 @@ public struct AlbumManifest: Sendable {
         return result
     }
 
-    /// Records that `file` was saved into its album now.
-    public func recordSave(_ file: String) throws {
+    /// Records that `file` was saved into `album` now (by default the folder it is in;
+    /// a file in a folder below the album, `2026/11/30/door.mp4`, is kept under the album
+    /// by that relative name, so that `--keep` and the rest count the whole album).
+    public func recordSave(_ file: String, album: String? = nil) throws {
         let url = URL(fileURLWithPath: file).standardizedFileURL
-        let album = url.deletingLastPathComponent().path
+        var root = url.deletingLastPathComponent().path
+        var name = url.lastPathComponent
+        if let album {
+            let folder = URL(fileURLWithPath: album).standardizedFileURL.path
+            if url.path.hasPrefix(folder + "/") {
+                root = folder
+                name = String(url.path.dropFirst(folder.count + 1))
+            }
+        }
         try update { albums in
-            albums[album, default: []].append(Item(name: url.lastPathComponent, saved: Date().timeIntervalSince1970))
+            albums[root, default: []].append(Item(name: name, saved: Date().timeIntervalSince1970))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import VidrecMedia
 
 /// The save step, as `UISaveVideoAtPathToSavedPhotosAlbum` is on iOS: commits a pending
@@ -45,7 +46,7 @@ public struct AlbumSaver: Sendable {
     /// - Returns: the path removed, or `nil` when there is nothing left to remove.
     public func removeOldest(from album: Album) -> String? {
         guard let removed = try? manifest.removeOldest(album: album.path) else { return nil }
-        FileSystem.removeQuietly(AlbumSaver.thumbnailPath(for: removed))
+        removeLeftovers(of: removed, in: album.path)
         return removed
     }
 
@@ -60,14 +61,27 @@ public struct AlbumSaver: Sendable {
     public func save(_ entry: RecordingStore.Entry, to request: SaveRequest, name: String? = nil) throws
         -> (saved: String, removed: [String]) {
         let saved = try store.commit(entry, to: request.album, name: name, finalizer: finalizer)
-        try manifest.recordSave(saved)
+        try manifest.recordSave(saved, album: request.album.path)
         makeThumbnail(for: saved)
         guard request.keep != nil || request.albumMaxSize != nil || request.maxAge != nil else { return (saved, []) }
-        let album = URL(fileURLWithPath: saved).deletingLastPathComponent().path
+        let album = request.album.path
         let removed = try manifest.prune(album: album, keep: request.keep, maxBytes: request.albumMaxSize,
                                          maxAge: request.maxAge?.doubleValue)
-        for path in removed { FileSystem.removeQuietly(AlbumSaver.thumbnailPath(for: path)) }
+        for path in removed { removeLeftovers(of: path, in: album) }
         return (saved, removed)
+    }
+
+    /// After `path` was removed from `album`: its poster frame, and the folders below the
+    /// album (`2026/11/30/`) that it leaves empty.
+    private func removeLeftovers(of path: String, in album: String) {
+        FileSystem.removeQuietly(AlbumSaver.thumbnailPath(for: path))
+        let root = URL(fileURLWithPath: album).standardizedFileURL.path
+        var folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        while folder.hasPrefix(root + "/") {
+            _ = rmdir(folder + "/.thumbnails")
+            guard rmdir(folder) == 0 else { return }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
     }
 
     private func makeThumbnail(for saved: String) {

@@ -49,10 +49,18 @@ public struct RecordingStore: Sendable {
     public static let maximumNameBytes = 200
 
     /// Whether `name` can be saved under: a plain file name, not hidden, not too long.
-    /// `--as`, `--name` and the save step all check with this.
+    /// `--as` and the save step check with this.
     public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0")
             && name.utf8.count <= maximumNameBytes
+    }
+
+    /// Whether `name` can be saved under inside the album, with folders: a file name
+    /// (``isValidName(_:)``) after any number of folder names that are valid names too
+    /// (`2026/11/30/door-120000`, from `--name '%Y/%m/%d/door-%H%M%S'`).
+    public static func isValidAlbumPath(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return parts.count <= 16 && parts.allSatisfy(isValidName)
     }
 
     /// Opens the pending area under `stateDirectory`, creating it with mode 0700.
@@ -205,7 +213,7 @@ public struct RecordingStore: Sendable {
                        finalizer: any MovieFinalizing) throws -> String {
         if entry.state == .recording { throw StoreError.stillRecording(entry.id, pid: entry.sidecar.pid) }
         let name = name ?? entry.sidecar.saveName ?? "vidrec-\(entry.id)"
-        guard RecordingStore.isValidName(name) else {
+        guard RecordingStore.isValidAlbumPath(name) else {
             throw StoreError.invalidName(name)
         }
         if entry.state == .interrupted || FileManager.default.fileExists(atPath: entry.partialPath) {
@@ -215,7 +223,13 @@ public struct RecordingStore: Sendable {
         var base = name
         let ext = entry.sidecar.container.fileExtension
         if base.lowercased().hasSuffix("." + ext) { base = String(base.dropLast(ext.count + 1)) }
-        let saved = try album.add(entry.mediaPath, name: base, extension: ext)
+        // Folders in the name (`2026/11/30/door`) are made inside the album.
+        var target = album
+        if let slash = base.lastIndex(of: "/") {
+            target = Album(path: album.path + "/" + base[..<slash])
+            base = String(base[base.index(after: slash)...])
+        }
+        let saved = try target.add(entry.mediaPath, name: base, extension: ext)
         remove(entry)
         return saved
     }

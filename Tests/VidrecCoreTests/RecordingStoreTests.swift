@@ -144,13 +144,15 @@ struct NoFinalizingExpected: MovieFinalizing {
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).isEmpty)
     }
 
-    @Test func namesThatAreNotPlainFileNamesAreRefused() throws {
+    @Test func namesThatEscapeTheAlbumOrHideAreRefusedAndFoldersAreMadeInside() throws {
         let entry = try finishedRecording()
-        for name in ["../escape", ".hidden", "a/b"] {
-            #expect(throws: StoreError.self) {
+        for name in ["../escape", ".hidden", "a/../b", "a//b", "a/.b", "/abs", "a/"] {
+            #expect(throws: StoreError.self, "\(name)") {
                 try store.commit(entry, to: Album(path: state.path + "/album"), name: name, finalizer: NoFinalizingExpected())
             }
         }
+        let saved = try store.commit(entry, to: Album(path: state.path + "/album"), name: "2026/11/30/door", finalizer: NoFinalizingExpected())
+        #expect(saved == state.path + "/album/2026/11/30/door.mp4")
     }
 }
 

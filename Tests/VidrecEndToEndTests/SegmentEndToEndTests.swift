@@ -102,3 +102,24 @@ extension EndToEndTests {
         }
     }
 }
+
+extension EndToEndTests.SegmentEndToEndTests {
+    @Test func aNameWithDateFoldersFilesSegmentsByDayAndKeepCountsTheWholeAlbum() throws {
+        let home = try Home()
+        let run = try VidrecProcess.run(Self.start + ["--max", "7", "--segment", "2", "--save", "--name", "%Y/%m/%d/door-%H%M%S", "--keep", "2"],
+                                        home: home.path)
+        #expect(run.code == 0, "\(run.err)")
+        let saved = run.out.split(separator: "\n").map(String.init)
+        #expect(saved.count == 4, "\(run.out)")
+        let day = try #require(saved.first.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        let parts = day.dropFirst(home.album.count + 1).split(separator: "/")
+        #expect(parts.count == 3 && parts[0].count == 4 && parts[1].count == 2 && parts[2].count == 2, "\(day)")
+        // --keep 2 over the whole album, folders included: the two newest are left.
+        #expect(saved.map { FileManager.default.fileExists(atPath: $0) } == [false, false, true, true], "\(saved)")
+        #expect(run.err.components(separatedBy: "vidrec: removed older recording ").count - 1 == 2, "\(run.err)")
+        let listed = try VidrecProcess.run(["list", "--json"], home: home.path)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])
+        #expect(rows.compactMap { $0["name"] as? String }.sorted() == saved.suffix(2).map { String($0.dropFirst(home.album.count + 1)) }.sorted())
+        #expect(rows.allSatisfy { $0["madeByVidrec"] as? Bool == true && $0["thumbnail"] is String }, "\(rows)")
+    }
+}

@@ -30,7 +30,7 @@ struct StartOptions {
             .option("min-free", value: "size", help: "Stop before the disk has less free space than this; 0 turns the check off. (default: 200M)"),
             .flag("save", help: "Save to the album when the recording ends well."),
             .option("as", value: "name", help: "The file name to save under."),
-            .option("name", value: "template", help: "The file name to save under, with strftime fields: 'door-%Y%m%d-%H%M%S'."),
+            .option("name", value: "template", help: "The file name to save under, with strftime fields: 'door-%Y%m%d-%H%M%S', or with folders in the album: '%Y/%m/%d/door-%H%M%S'."),
             .option("album", value: "dir", help: "The album folder (with --save). (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
             .option("keep", value: "count", help: "With --save: keep only this many of vidrec's newest recordings in the album."),
             .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
@@ -104,7 +104,7 @@ struct StartOptions {
         nameTemplate = arguments[option: "name"]
         if saveName != nil, nameTemplate != nil { throw .conflicting("--as <name>", "--name <template>") }
         if let template = nameTemplate {
-            _ = try AlbumFileName.validated(NameTemplate.expand(template, at: Date()), option: "--name <template>")
+            _ = try AlbumFileName.validatedPath(NameTemplate.expand(template, at: Date()), option: "--name <template>")
         }
         albumPath = arguments[option: "album"]
         if let text = arguments[option: "keep"] {

@@ -11,4 +11,13 @@ enum AlbumFileName {
         }
         return name
     }
+
+    /// `name` with folders allowed (`--name '%Y/%m/%d/door-%H%M%S'` once expanded), or a
+    /// usage error naming `option`.
+    static func validatedPath(_ name: String, option: String) throws(ParserError) -> String {
+        if !RecordingStore.isValidAlbumPath(name) {
+            throw .invalidValue(name, for: option, reason: "give a file name of at most \(RecordingStore.maximumNameBytes) bytes, not starting with '.', after folder names such as %Y/%m/%d/")
+        }
+        return name
+    }
 }
