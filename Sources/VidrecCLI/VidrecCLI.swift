@@ -9,7 +9,7 @@ public enum VidrecCLI {
     public static let version = "0.1.0"
 
     static var commands: [any VidrecCommand.Type] { [
-        StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
+        StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self, TriggerCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
         PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self,
     ] }
 

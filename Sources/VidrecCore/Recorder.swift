@@ -16,6 +16,7 @@ public final class Recorder: Sendable {
     private let freeSpace: @Sendable (String) -> Int64?
     private let session = Mutex<CaptureSession?>(nil)
     private let photoOutput = Mutex<PhotoOutput?>(nil)
+    private let eventTrigger = Mutex<(@Sendable () -> Void)?>(nil)
     /// The running recording's sidecar as it stands (a camera switch adds to it), and
     /// its movie's video settings (the size a new camera must fit).
     private let running = Mutex<(sidecar: RecordingSidecar, video: VideoEncoding)?>(nil)
@@ -53,6 +54,18 @@ public final class Recorder: Sendable {
     public func takePhoto(to path: String, width: Int?, timeout: Double = 10) throws(PhotoError) -> PhotoOutput.Taken {
         guard let output = photoOutput.withLock({ $0 }) else { throw .notRecording }
         return try output.capture(to: path, width: width, timeout: timeout)
+    }
+
+    /// Something happened, for a recording that waits for triggers (`--pre`, `--post`,
+    /// as `vidrec trigger` and SIGUSR1 say): its event starts, with what was kept from
+    /// before, or goes on for another `post` seconds. Safe from any thread.
+    ///
+    /// - Returns: whether this recording waits for triggers.
+    @discardableResult
+    public func trigger() -> Bool {
+        guard let trigger = eventTrigger.withLock({ $0 }) else { return false }
+        trigger()
+        return true
     }
 
     /// Goes on recording from the camera `devices` finds, as `vidrec switch` asks: its
@@ -156,7 +169,8 @@ public final class Recorder: Sendable {
                                                           startTime: request.startTime)
         // A continuous recording: a pending recording for each segment.
         let segmented = request.segment.map { segment in
-            SegmentedRecording(store: store, saver: saver, save: request.save, request: segment, first: entry, lock: lock!,
+            SegmentedRecording(store: store, saver: saver, save: request.save, request: segment, first: entry,
+                               lock: segment.events == nil ? lock : nil,
                                startTime: request.startTime,
                                metadata: { [preset] date, name in
                                    Recorder.movieMetadata(preset: preset.name, camera: camera.name, microphone: audio?.displayName,
@@ -164,13 +178,20 @@ public final class Recorder: Sendable {
                                },
                                sidecar: { [self] in running.withLock { $0?.sidecar } ?? entry.sidecar })
         }
-        if segmented != nil { lock = nil }
+        // A continuous recording's first segment takes the recording's lock over; a
+        // recording that waits for triggers keeps it (and its pending entry, without a
+        // file, which status and stop find) until it ends.
+        if segmented != nil, request.segment?.events == nil { lock = nil }
         let output: any CaptureOutput
         do {
             // The file may take no more than --max-size, nor the free space above the floor.
             let aboveFloor = free.map { $0 - (request.minFreeSpace ?? 0) }
             let budget = [request.maxFileSize, aboveFloor].compactMap { $0 }.min()
-            if let segmented, let segment = request.segment {
+            if let segmented, let segment = request.segment, let events = segment.events {
+                let made = try devices.makeEventMovieOutput(settings: preset.settings, pre: events.pre, post: events.post, sink: segmented)
+                output = made.output
+                eventTrigger.withLock { $0 = made.trigger }
+            } else if let segmented, let segment = request.segment {
                 output = try devices.makeSegmentedMovieOutput(
                     settings: preset.settings, plan: segment.plan(frameRate: preset.settings.video.frameRate, start: request.startTime),
                     sink: segmented)
@@ -199,6 +220,7 @@ public final class Recorder: Sendable {
         defer {
             self.session.withLock { $0 = nil }
             running.withLock { $0 = nil }
+            eventTrigger.withLock { $0 = nil }
         }
 
         events(.started(id: entry.id, preset: preset.name, settings: preset.resolvedDescription,
@@ -217,22 +239,29 @@ public final class Recorder: Sendable {
         do {
             outcome = try session.run(outputs: [movie] + (photoConnection.map { [$0] } ?? []), stretcher: stretcher) { progress in
                 events(.progress(progress))
-                store.writeProgress(progress, id: segmented?.currentID ?? entry.id)
+                store.writeProgress(progress, id: request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id)
             }
         } catch {
             // A source that could not start: nothing was recorded, so nothing is kept.
             store.abandon(entry)
             throw error
         }
-        store.endProgress(id: segmented?.currentID ?? entry.id)
+        store.endProgress(id: request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id)
         events(.ended)
 
         var report = RecordingReport(id: entry.id, outcome: outcome, audioSampleRate: audio?.audioFormat.sampleRate,
                                      overruns: (audio as? OverrunCounting)?.overruns)
+        eventTrigger.withLock { $0 = nil }
         if let segmented {
             // Every segment was finalized (and saved) as it closed; the last one's
-            // sidecar also says how the recording ended.
+            // sidecar also says how the recording ended. Waiting for triggers that never
+            // came leaves nothing.
             report.segments = segmented.closed
+            // The recording that waited for triggers leaves only its events.
+            if request.segment?.events != nil {
+                store.abandon(entry)
+                withExtendedLifetime(lock) {}
+            }
             if let last = report.segments.last, var sidecar = try? store.entry(id: last).sidecar {
                 if outcome.error != nil, sidecar.state == .finished { sidecar.state = .failed }
                 Recorder.describe(outcome, of: report, in: &sidecar)

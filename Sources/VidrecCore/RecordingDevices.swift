@@ -35,6 +35,13 @@ public protocol RecordingDevices: AnyObject {
     /// `plan` says, and each segment goes to the file `sink` opens for it.
     func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput
 
+    /// Creates the movie output of a recording that waits for triggers: it keeps `pre`
+    /// seconds in memory and writes one file for each event, each opened by `sink`.
+    ///
+    /// - Returns: the output, and what to call when something happens.
+    func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void)
+
     /// Creates the resampler that corrects the microphone's clock drift for audio in
     /// `format`; `nil` leaves drift uncorrected.
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)?
@@ -48,6 +55,11 @@ extension RecordingDevices {
     public func makePhotoEncoder() -> (any PhotoEncoding)? { nil }
 
     public func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {
+        throw RecorderError.segmentsUnsupported
+    }
+
+    public func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
         throw RecorderError.segmentsUnsupported
     }
 }

@@ -15,6 +15,10 @@ public struct SegmentRequest: Sendable {
     public var closed: @Sendable (SegmentReport) -> Void
     /// Hears of each older segment removed to stay above the `--min-free` floor.
     public var reclaimed: @Sendable (String) -> Void
+    /// `--pre`/`--post`: instead of cutting at a fixed length, write nothing until a
+    /// trigger, then one file for each event: the `pre` seconds kept from before it
+    /// and up to `post` seconds after the last trigger (``Recorder/trigger()``).
+    public var events: (pre: Double, post: Double)?
 
     /// Creates a segment request; see the properties for the meaning of each argument.
     public init(seconds: Rational, atClock: Bool = false, name: (@Sendable (Date) -> String)? = nil,

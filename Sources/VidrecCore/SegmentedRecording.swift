@@ -25,13 +25,17 @@ final class SegmentedRecording: SegmentSink, Sendable {
     private let sidecar: @Sendable () -> RecordingSidecar
     private let open: Mutex<[Int: Open]>
     private let closedIDs = Mutex<[String]>([])
+    /// The recording's control socket, which every segment names.
+    private let firstSocket: String
 
     /// - Parameters:
-    ///   - first: the recording as the ``Recorder`` created it, and its lock.
+    ///   - first: the recording as the ``Recorder`` created it, and its lock, which the
+    ///     first segment takes over; with no lock (a recording waiting for triggers), the
+    ///     recording stays the ``Recorder``'s, and every event is a new pending recording.
     ///   - metadata: the tags for a segment starting at a time, with its name.
     ///   - sidecar: the recording's sidecar as it stands (a camera switch changes it).
     init(store: RecordingStore, saver: AlbumSaver, save: SaveRequest?, request: SegmentRequest,
-         first: RecordingStore.Entry, lock: RecordingLock, startTime: Date,
+         first: RecordingStore.Entry, lock: RecordingLock?, startTime: Date,
          metadata: @escaping @Sendable (Date, String?) -> [String: String],
          sidecar: @escaping @Sendable () -> RecordingSidecar) {
         self.store = store
@@ -41,7 +45,8 @@ final class SegmentedRecording: SegmentSink, Sendable {
         self.startTime = startTime
         self.metadata = metadata
         self.sidecar = sidecar
-        open = Mutex([0: Open(entry: first, lock: lock)])
+        open = Mutex(lock.map { [0: Open(entry: first, lock: $0)] } ?? [:])
+        firstSocket = first.controlPath
     }
 
     /// The newest segment's ID: the one `vidrec status` follows.
@@ -89,15 +94,14 @@ final class SegmentedRecording: SegmentSink, Sendable {
             return (first.entry.partialPath, metadata(date, first.entry.sidecar.saveName))
         }
         let template = sidecar()
-        let firstSocket = open.withLock { $0[0]?.entry.controlPath } ?? template.controlSocket
-        let (entry, lock) = try store.create(at: date) { id in
+        let (entry, lock) = try store.create(at: date) { [firstSocket] id in
             var made = template
             made.id = id
             made.startTime = ISO8601DateFormatter().string(from: date)
             made.state = .recording
             made.saveName = name
             made.segment = index
-            made.controlSocket = template.controlSocket ?? firstSocket
+            made.controlSocket = firstSocket
             made.duration = nil
             return made
         }
@@ -120,7 +124,8 @@ final class SegmentedRecording: SegmentSink, Sendable {
         var sidecar = entry.sidecar
         sidecar.state = !finalized ? .interrupted : failure == nil ? .finished : .failed
         sidecar.duration = report.duration
-        sidecar.endReason = failure.map { "failed: \($0)" } ?? "segment \(index + 1) of a continuous recording"
+        sidecar.endReason = failure.map { "failed: \($0)" }
+            ?? (request.events != nil ? "event \(index + 1) of a recording waiting for triggers" : "segment \(index + 1) of a continuous recording")
         if let failure, report.problem == nil { report.problem = "\(failure)" }
         let written = (try? store.write(sidecar)) != nil
         if finalized && written { FileSystem.removeQuietly(entry.lockPath) }

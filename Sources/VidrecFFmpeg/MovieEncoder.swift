@@ -112,6 +112,18 @@ public final class MovieEncoder: CaptureOutput {
         return encoder
     }
 
+    /// Encodes a recording that waits for triggers (`--pre`, `--post`): one essential
+    /// ``EventFileOutput``, whose ``EventFileOutput/trigger()`` starts or extends an event.
+    ///
+    /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
+    public static func eventRecording(settings: MovieSettings, pre: Double, post: Double,
+                                      sink: any SegmentSink) throws -> (encoder: MovieEncoder, events: EventFileOutput) {
+        let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader)
+        let events = EventFileOutput(container: settings.container, streams: encoder.streams, pre: pre, post: post, sink: sink)
+        encoder.connect(events, policy: .movieFile, threadName: "vidrec.file")
+        return (encoder, events)
+    }
+
     /// Sends every packet from now on to `output` as well, on a thread called
     /// `threadName`. Connect outputs before the first append.
     public func connect(_ output: any PacketOutput, policy: PacketPolicy, threadName: String) {

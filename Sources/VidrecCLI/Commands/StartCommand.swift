@@ -58,17 +58,19 @@ struct StartCommand: VidrecCommand {
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
                                               maxAge: options.maxAge) : nil,
             startTime: started, pid: getpid())
-        if let seconds = options.segment {
+        if let seconds = options.segment ?? options.events.map({ _ in Rational(1) }) {
             var name: (@Sendable (Date) -> String)?
             if let template = options.nameTemplate {
                 name = { date in NameTemplate.expand(template, at: date) }
             }
-            let report: @Sendable (SegmentReport) -> Void = { segment in StartCommand.report(segment, context) }
+            let kind = options.events == nil ? "segment" : "event"
+            let report: @Sendable (SegmentReport) -> Void = { segment in StartCommand.report(segment, kind: kind, context) }
             let reclaimed: @Sendable (String) -> Void = { path in
                 context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
             }
             request.segment = SegmentRequest(seconds: seconds, atClock: options.segmentAtClock, name: name, closed: report,
                                              reclaimed: reclaimed)
+            request.segment?.events = options.events
         }
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     live: options.live, controls: options.controls, keepControls: options.keepControls) {
@@ -81,7 +83,11 @@ struct StartCommand: VidrecCommand {
         SignalWatcher.blockSignals()
         let interrupts = Atomic<Int>(0)
         _ = SignalWatcher { signal in
-            let count = interrupts.add(1, ordering: .sequentiallyConsistent).newValue
+            let count = signal == SIGUSR1 ? 0 : interrupts.add(1, ordering: .sequentiallyConsistent).newValue
+            if signal == SIGUSR1 {
+                if recorder.trigger() { context.err("vidrec: triggered (SIGUSR1)\n") }
+                return
+            }
             if count == 1 {
                 recorder.requestStop()
                 let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
@@ -128,9 +134,14 @@ struct StartCommand: VidrecCommand {
         }
         context.err("vidrec: \(outcome.reason.message): \(summary)\n")
         for lost in outcome.lostOutputs { context.err("vidrec: left behind: \(lost)\n") }
+        if options.events != nil, result.segments.isEmpty {
+            context.err("vidrec: no trigger came; nothing was recorded\n")
+            return .success
+        }
         if !result.segments.isEmpty {
             let saved = options.save ? "saved" : "pending; keep them with 'vidrec save ID'"
-            context.err("vidrec: \(result.segments.count) segment\(result.segments.count == 1 ? "" : "s"), \(result.segments.first!) to \(result.segments.last!), \(saved)\n")
+            let kind = options.events == nil ? "segment" : "event"
+            context.err("vidrec: \(result.segments.count) \(kind)\(result.segments.count == 1 ? "" : "s"), \(result.segments.first!) to \(result.segments.last!), \(saved)\n")
             return .success
         }
         guard let saved = result.savedPath else {
@@ -157,6 +168,13 @@ struct StartCommand: VidrecCommand {
                         guard let target = request.path else { break }
                         let taken = try recorder.takePhoto(to: target, width: request.width)
                         return ControlReply(width: taken.width, height: taken.height, camera: current.withLock { $0 })
+                    case "trigger":
+                        guard recorder.trigger() else {
+                            return ControlReply(error: "this recording does not wait for triggers; start one with --pre and --post",
+                                                exitCode: ExitCode.usage.rawValue)
+                        }
+                        warn("vidrec: triggered\n")
+                        return ControlReply()
                     case "switch":
                         guard let name = request.camera else { break }
                         let devices = SystemDevices(camera: name, cameraFormat: nil, fit: fit, microphone: "none") { warn("vidrec: \($0)\n") }
@@ -181,15 +199,15 @@ struct StartCommand: VidrecCommand {
 
     /// One line for each segment of a continuous recording as it closes: its path on
     /// standard output when it was saved, else a line on standard error.
-    static func report(_ segment: SegmentReport, _ context: CommandContext) {
+    static func report(_ segment: SegmentReport, kind: String, _ context: CommandContext) {
         let length = segment.duration.map { String(format: "%.3f s", $0) } ?? "length unknown"
         if let problem = segment.problem {
-            context.err("vidrec: segment \(segment.index + 1) (\(segment.id), \(length)) \(problem)\n")
+            context.err("vidrec: \(kind) \(segment.index + 1) (\(segment.id), \(length)) \(problem)\n")
         } else if let saved = segment.savedPath {
             for path in segment.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
             context.out(saved + "\n")
         } else {
-            context.err("vidrec: segment \(segment.index + 1) closed: \(segment.id), \(length), pending\n")
+            context.err("vidrec: \(kind) \(segment.index + 1) closed: \(segment.id), \(length), pending\n")
         }
     }
 

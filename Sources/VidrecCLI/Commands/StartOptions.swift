@@ -40,6 +40,8 @@ struct StartOptions {
             .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
             .option("segment", value: "duration", help: "Record as a series of files of this length (10s, 5m, 1h; a plain number is seconds), each a finished movie that plays on its own, until stopped or --max. With --save each is saved as it closes; --name names each from its own start time."),
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
+            .option("pre", value: "seconds", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
+            .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
             .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
@@ -64,6 +66,8 @@ struct StartOptions {
     var live: LiveDestination?
     /// `--segment`, in seconds.
     var segment: Rational?
+    /// `--pre` and `--post`, in seconds: wait for triggers.
+    var events: (pre: Double, post: Double)?
     var segmentAtClock: Bool
     var rotation = 0
     var mirror: Bool
@@ -142,6 +146,20 @@ struct StartOptions {
             segment = seconds
             if saveName != nil { throw .conflicting("--as <name>", "--segment, which makes many files; name them with --name and strftime fields such as 'door-%Y%m%d-%H%M%S'") }
             if live != nil { throw .conflicting("--live <url>", "--segment (not yet: record the segments, or stream, but not both)") }
+        }
+        if arguments[option: "pre"] != nil || arguments[option: "post"] != nil {
+            var lengths: [Double] = []
+            for (option, fallback) in [("pre", 5.0), ("post", 10.0)] {
+                guard let text = arguments[option: option] else { lengths.append(fallback); continue }
+                guard let seconds = StartOptions.duration(text), seconds >= Rational(0), seconds <= Rational(600) else {
+                    throw .invalidValue(text, for: "--\(option) <seconds>", reason: "give seconds from 0 to 600, such as 10 or 2.5")
+                }
+                lengths.append(seconds.doubleValue)
+            }
+            events = (lengths[0], lengths[1])
+            if segment != nil { throw .conflicting("--pre/--post", "--segment") }
+            if saveName != nil { throw .conflicting("--as <name>", "--pre/--post, which makes a file for each event; name them with --name and strftime fields") }
+            if live != nil { throw .conflicting("--live <url>", "--pre/--post (not yet)") }
         }
         segmentAtClock = arguments.has("segment-at-clock")
         if segmentAtClock, segment == nil { throw .conflicting("--segment-at-clock", "a recording without --segment") }

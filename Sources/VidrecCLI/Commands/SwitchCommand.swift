@@ -34,23 +34,7 @@ struct SwitchCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let running = try context.store().runningRecordings()
-        let target: RecordingStore.Entry
-        if let id {
-            guard let entry = running.first(where: { $0.id == id }) else {
-                throw CLIError("no running recording '\(id)'" + (running.isEmpty ? "; nothing is recording" : "; running: \(running.map(\.id).joined(separator: ", "))"), .noInput)
-            }
-            target = entry
-        } else {
-            guard let only = running.first else {
-                throw CLIError("no recording in progress; start one with 'vidrec start'", .noInput)
-            }
-            guard running.count == 1 else {
-                let list = running.map { "\($0.id) (\($0.sidecar.camera))" }.joined(separator: ", ")
-                throw CLIError("\(running.count) recordings are running: \(list); say which with 'vidrec switch ID --camera …'", .usage)
-            }
-            target = only
-        }
+        let target = try RunningRecording.find(id, in: context.store(), start: "vidrec start", usage: "vidrec switch ID --camera …")
         let reply: ControlReply
         do {
             reply = try ControlClient.send(ControlRequest(command: "switch", camera: camera), to: target.controlPath,

@@ -2,14 +2,14 @@ import Glibc
 import Synchronization
 import VidrecMedia
 
-/// Turns SIGINT, SIGTERM and SIGHUP into calls, on a named thread that `sigwait`s.
+/// Turns SIGINT, SIGTERM, SIGHUP and SIGUSR1 into calls, on a named thread that `sigwait`s.
 ///
 /// The signals are blocked in every thread (threads started later inherit the mask)
 /// and their disposition is reset to the default first: a script that starts vidrec
 /// in the background has SIGINT set to *ignored*, and an ignored signal would be
 /// discarded before `sigwait` could see it.
 final class SignalWatcher: Sendable {
-    static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1]
 
     /// Blocks the watched signals in the calling thread. Call before starting threads.
     static func blockSignals() {

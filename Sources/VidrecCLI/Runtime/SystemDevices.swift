@@ -125,6 +125,12 @@ final class SystemDevices: RecordingDevices, Sendable {
         try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink)
     }
 
+    func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
+        let (encoder, events) = try MovieEncoder.eventRecording(settings: settings, pre: pre, post: post, sink: sink)
+        return (encoder, { events.trigger() })
+    }
+
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
         try DriftResampler(format: format)
     }

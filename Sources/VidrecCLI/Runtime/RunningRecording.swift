@@ -1,0 +1,28 @@
+import VidrecCore
+
+/// Finds the running recording a command acts on (`switch`, `trigger`): the one called
+/// `id`, or the only one running.
+enum RunningRecording {
+    /// - Parameters:
+    ///   - start: how to start one, for the message when none runs.
+    ///   - usage: how to name one, for the message when several run.
+    /// - Throws: ``CLIError`` (66 when there is none or no such one, 64 when several
+    ///   run and `id` is `nil`).
+    static func find(_ id: String?, in store: RecordingStore, start: String, usage: String) throws -> RecordingStore.Entry {
+        let running = store.runningRecordings()
+        if let id {
+            guard let entry = running.first(where: { $0.id == id }) else {
+                throw CLIError("no running recording '\(id)'" + (running.isEmpty ? "; nothing is recording" : "; running: \(running.map(\.id).joined(separator: ", "))"), .noInput)
+            }
+            return entry
+        }
+        guard let only = running.first else {
+            throw CLIError("no recording in progress; start one with '\(start)'", .noInput)
+        }
+        guard running.count == 1 else {
+            let list = running.map { "\($0.id) (\($0.sidecar.camera))" }.joined(separator: ", ")
+            throw CLIError("\(running.count) recordings are running: \(list); say which with '\(usage)'", .usage)
+        }
+        return only
+    }
+}

@@ -1,0 +1,152 @@
+import CFFmpeg
+import Synchronization
+import VidrecMedia
+
+/// The movie output of a recording that waits for something to happen (`--pre`,
+/// `--post`): it keeps the last `pre` seconds of encoded packets in memory, from a
+/// keyframe, and writes nothing; on a trigger it opens a file, writes what it kept, and
+/// goes on writing until `post` seconds after the last trigger, then closes the file at
+/// the next keyframe and keeps packets in memory again. Each event is one file, which
+/// `sink` opens and finishes (as it does segments).
+///
+/// What is kept is bounded: the packets since the keyframe at or before `pre` seconds
+/// ago (at most `pre` plus one keyframe interval of encoded media). An event starts at
+/// that keyframe, so it holds between `pre` and `pre` plus one keyframe interval from
+/// before the trigger (less when the previous event ended more recently).
+public final class EventFileOutput: PacketOutput, @unchecked Sendable {
+    // @unchecked Sendable: only ``trigger()`` is called from other threads, and it only
+    // sets an atomic flag; everything else runs on the output's own thread.
+
+    private let container: Container
+    private let streams: [EncodedStream]
+    private let pre: Double
+    private let post: Double
+    private let sink: any SegmentSink
+    private let triggered = Atomic<Bool>(false)
+    private var kept: [EncodedPacket] = []
+    private var event: (file: MovieFileOutput, path: String, index: Int, start: Double)?
+    private var events = 0
+    private var end: Double = 0
+    private var newest: Double = 0
+    private var closedBytes: Int64 = 0
+    private var waitingForKeyframe = false
+    /// Audio past an event's end, waiting for the keyframe that ends it.
+    private var heldAudio: [EncodedPacket] = []
+
+    /// Creates the output; nothing is written before the first trigger.
+    ///
+    /// - Parameters:
+    ///   - pre: seconds of media kept from before a trigger; `post`: written after the last one.
+    ///   - sink: where each event's file goes.
+    public init(container: Container, streams: [EncodedStream], pre: Double, post: Double, sink: any SegmentSink) {
+        self.container = container
+        self.streams = streams
+        self.pre = pre
+        self.post = post
+        self.sink = sink
+    }
+
+    public var outputName: String { event.map { "event \($0.path)" } ?? "event buffer (\(kept.count) packets)" }
+
+    public var bytesWritten: Int64 { closedBytes + (event?.file.bytesWritten ?? 0) }
+
+    /// Something happened: keep (or start) writing until `post` seconds from now. Safe
+    /// from any thread (a signal, `vidrec trigger`).
+    public func trigger() {
+        triggered.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// The packet's presentation time in seconds.
+    private static func time(of packet: EncodedPacket) -> Double {
+        Double(packet.presentationTime) * av_q2d(packet.stream.timeBase)
+    }
+
+    public func write(_ packet: EncodedPacket) throws {
+        let time = Self.time(of: packet)
+        if packet.kind == .video { newest = max(newest, time) }
+        if triggered.exchange(false, ordering: .sequentiallyConsistent) {
+            end = newest + post
+            if event == nil { try open() }
+        }
+        if waitingForKeyframe, packet.kind == .video, packet.isKeyframe {
+            keep(packet)
+            try open()
+            return
+        }
+        if let current = event {
+            // An event ends at the first keyframe past its end: whatever follows decodes
+            // without it. Audio past the end waits for that keyframe's time (video comes
+            // later than audio): what comes before it is the event's, the rest is kept.
+            if packet.kind == .video, packet.isKeyframe, time >= end {
+                for audio in heldAudio where Self.time(of: audio) < time { try write(audio, into: current.file, from: current.start) }
+                let after = heldAudio.filter { Self.time(of: $0) >= time }
+                heldAudio.removeAll()
+                try close()
+                for audio in after { keep(audio) }
+            } else if packet.kind == .audio, time >= end {
+                heldAudio.append(packet)
+                return
+            } else {
+                try write(packet, into: current.file, from: current.start)
+                return
+            }
+        }
+        keep(packet)
+    }
+
+    public func finish() throws {
+        if let current = event {
+            for audio in heldAudio { try write(audio, into: current.file, from: current.start) }
+            heldAudio.removeAll()
+        }
+        try close()
+        kept.removeAll()
+    }
+
+    /// Adds `packet` to what is kept, and lets go of what is older than the newest
+    /// keyframe at or before `pre` seconds ago. By time, not by order: the encoder holds
+    /// video back longer than audio, so the audio of a keyframe's moment arrives before it.
+    private func keep(_ packet: EncodedPacket) {
+        kept.append(packet)
+        let keyframes = kept.filter { $0.kind == .video && $0.isKeyframe }.map(Self.time(of:))
+        let start = keyframes.last(where: { $0 <= newest - pre }) ?? keyframes.first ?? (newest - pre - 2)
+        kept.removeAll { Self.time(of: $0) < start }
+    }
+
+    /// Opens the event's file and writes what was kept, from its first keyframe; with no
+    /// keyframe kept yet (a trigger at the very start), at the next one.
+    private func open() throws {
+        guard let first = kept.first(where: { $0.kind == .video && $0.isKeyframe }) else {
+            waitingForKeyframe = true
+            return
+        }
+        waitingForKeyframe = false
+        let start = Self.time(of: first)
+        let (path, metadata) = try sink.openSegment(events, startingAt: start)
+        let file = try MovieFileOutput(path: path, container: container, streams: streams, indexSeconds: pre + post + 60,
+                                       metadata: metadata)
+        event = (file, path, events, start)
+        events += 1
+        let backlog = kept
+        kept.removeAll()
+        for packet in backlog where Self.time(of: packet) >= start { try write(packet, into: file, from: start) }
+    }
+
+    /// Writes `packet` with its time counted from `start`; audio from before the first
+    /// picture is left out.
+    private func write(_ packet: EncodedPacket, into file: MovieFileOutput, from start: Double) throws {
+        let offset = Int64((start / av_q2d(packet.stream.timeBase)).rounded())
+        if packet.kind == .audio, packet.presentationTime < offset { return }
+        try file.write(packet, shiftedBack: offset)
+    }
+
+    private func close() throws {
+        guard let current = event else { return }
+        event = nil
+        var failure: (any Error)?
+        do { try current.file.finish() } catch { failure = error }
+        closedBytes += current.file.bytesWritten
+        try sink.closeSegment(current.index, path: current.path, failure: failure)
+        if let failure { throw failure }
+    }
+}
