@@ -234,10 +234,16 @@ public final class Recorder: Sendable {
         }
         photoOutput.withLock { $0 = photos }
         defer { photoOutput.withLock { $0 = nil } }
+        // --trigger motion: the detector is another output beside the movie.
+        let motion = request.segment?.motion.flatMap { threshold in
+            devices.makeMotionDetector(threshold: threshold) { [weak self] _ in self?.trigger() }
+        }.map {
+            OutputConnection(output: $0, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.motion")
+        }
         let stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
         let outcome: RecordingOutcome
         do {
-            outcome = try session.run(outputs: [movie] + (photoConnection.map { [$0] } ?? []), stretcher: stretcher) { progress in
+            outcome = try session.run(outputs: [movie] + [photoConnection, motion].compactMap { $0 }, stretcher: stretcher) { progress in
                 events(.progress(progress))
                 store.writeProgress(progress, id: request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id)
             }

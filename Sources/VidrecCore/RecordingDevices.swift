@@ -42,6 +42,11 @@ public protocol RecordingDevices: AnyObject {
     func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink) throws
         -> (output: any CaptureOutput, trigger: @Sendable () -> Void)
 
+    /// Creates the motion detector of `--trigger motion`: an output of the session that
+    /// calls `onMotion` for each frame with at least `threshold` of motion; `nil` (the
+    /// default) when these devices have none.
+    func makeMotionDetector(threshold: Double, onMotion: @escaping @Sendable (Double) -> Void) -> (any CaptureOutput)?
+
     /// Creates the resampler that corrects the microphone's clock drift for audio in
     /// `format`; `nil` leaves drift uncorrected.
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)?
@@ -53,6 +58,8 @@ public protocol RecordingDevices: AnyObject {
 
 extension RecordingDevices {
     public func makePhotoEncoder() -> (any PhotoEncoding)? { nil }
+
+    public func makeMotionDetector(threshold: Double, onMotion: @escaping @Sendable (Double) -> Void) -> (any CaptureOutput)? { nil }
 
     public func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {
         throw RecorderError.segmentsUnsupported

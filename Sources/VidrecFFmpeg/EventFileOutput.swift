@@ -66,7 +66,15 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         if packet.kind == .video { newest = max(newest, time) }
         if triggered.exchange(false, ordering: .sequentiallyConsistent) {
             end = newest + post
-            if event == nil { try open() }
+            if let current = event {
+                // The event goes on: audio held at the old end is now inside it, and goes
+                // first, in order.
+                let inside = heldAudio.filter { Self.time(of: $0) < end }
+                heldAudio.removeAll { Self.time(of: $0) < end }
+                for audio in inside { try write(audio, into: current.file, from: current.start) }
+            } else {
+                try open()
+            }
         }
         if waitingForKeyframe, packet.kind == .video, packet.isKeyframe {
             keep(packet)
@@ -83,7 +91,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
                 heldAudio.removeAll()
                 try close()
                 for audio in after { keep(audio) }
-            } else if packet.kind == .audio, time >= end {
+            } else if packet.kind == .audio, time >= end || !heldAudio.isEmpty {
                 heldAudio.append(packet)
                 return
             } else {

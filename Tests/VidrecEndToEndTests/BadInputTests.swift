@@ -105,6 +105,8 @@ import Testing
         (start + ["--pre", "-1"], "Error: The value '-1' is invalid for '--pre <seconds>': give seconds from 0 to 600, such as 10 or 2.5", 64),
         (start + ["--post", "5", "--segment", "10"], "Error: '--pre/--post' cannot be used with '--segment'", 64),
         (["trigger"], "Error: no recording in progress; start one with 'vidrec start --pre 5 --post 10'", 66),
+        (start + ["--trigger", "sound"], "Error: The value 'sound' is invalid for '--trigger <motion[=N]>'", 64),
+        (start + ["--trigger", "motion=300"], "Error: The value 'motion=300' is invalid for '--trigger <motion[=N]>': give motion, or motion=N with N a mean luma change from 0 to 255 such as 6", 64),
         (["switch"], "Error: Missing expected argument '--camera <camera>'", 64),
         (["show", "nosuch"], "Error: nothing called 'nosuch' in the albums $HOME/Videos/vidrec and $HOME/Pictures/vidrec; 'vidrec list' shows what is there", 66),
         (["show"], "Error: Missing expected argument '<name>'", 64),

@@ -68,3 +68,22 @@ extension EndToEndTests {
         }
     }
 }
+
+extension EndToEndTests.TriggerEndToEndTests {
+    @Test func motionTriggersAnEventByItselfAndAThresholdAboveTheMotionNever() throws {
+        let home = try Home()
+        // The test camera's bars move all the time: motion from the second frame on.
+        let moving = try VidrecProcess.run(["start", "--camera", "test", "--mic", "test", "--quality", "low",
+                                            "--trigger", "motion", "--pre", "1", "--post", "1", "--max", "4"], home: home.path)
+        #expect(moving.code == 0, "\(moving.err)")
+        #expect(moving.err.contains("vidrec: 1 event, "), "\(moving.err)")
+        let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+        let (first, last, count, contiguous) = try Self.frames(file)
+        #expect(first == 0 && last == 59 && count == 60 && contiguous, "frames \(first) to \(last), \(count)")
+        try FileManager.default.removeItem(atPath: home.pending)
+
+        let still = try VidrecProcess.run(["start", "--camera", "test", "--mic", "test", "--quality", "low",
+                                           "--trigger", "motion=200", "--max", "3"], home: home.path)
+        #expect(still.code == 0 && still.err.contains("vidrec: no trigger came; nothing was recorded"), "\(still.err)")
+    }
+}

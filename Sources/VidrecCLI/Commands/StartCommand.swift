@@ -71,6 +71,7 @@ struct StartCommand: VidrecCommand {
             request.segment = SegmentRequest(seconds: seconds, atClock: options.segmentAtClock, name: name, closed: report,
                                              reclaimed: reclaimed)
             request.segment?.events = options.events
+            request.segment?.motion = options.motion
         }
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     live: options.live, controls: options.controls, keepControls: options.keepControls) {

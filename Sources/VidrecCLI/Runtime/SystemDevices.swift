@@ -136,4 +136,8 @@ final class SystemDevices: RecordingDevices, Sendable {
     }
 
     func makePhotoEncoder() -> (any PhotoEncoding)? { PhotoEncoder() }
+
+    func makeMotionDetector(threshold: Double, onMotion: @escaping @Sendable (Double) -> Void) -> (any CaptureOutput)? {
+        MotionDetector(threshold: threshold, onMotion: onMotion)
+    }
 }
