@@ -24,7 +24,7 @@ extension KernelDriverTests {
             defer { _ = try? Probe.tool("v4l2-ctl", ["-d", "/dev/video1", "-c", "test_pattern=\(red.original)"]) }
 
             let preset = try DeviceEndToEndTests.writePreset(home)
-            let recording = try VidrecProcess(["start", "--camera", "0", "--mic", "none", "--quality", preset, "--max", "8"], home: home.path)
+            let recording = try VidrecProcess(["start", "--camera", "0", "--mic", "none", "--quality", preset], home: home.path)
             #expect(recording.waitForError(containing: "vidrec: recording "))
             try recording.waitUntilRecorded(2)
             let switched = try VidrecProcess.run(["switch", "--camera", "1"], home: home.path)
@@ -33,6 +33,9 @@ extension KernelDriverTests {
             let from = try #require(switched.out.components(separatedBy: " since ").last.flatMap { Double($0.dropLast(3)) }, "\(switched.out)")
             let again = try VidrecProcess.run(["switch", "--camera", "1"], home: home.path)
             #expect(again.code == 64 && again.err.contains("the recording already records from /dev/video1"), "\(again.err)")
+            // A second past the switch, then stop: the end of the movie is the second camera's.
+            try recording.waitUntilRecorded(from + 1)
+            recording.signal(SIGINT)
             let ended = recording.wait()
             #expect(ended.code == 0, "\(ended.err)")
 
