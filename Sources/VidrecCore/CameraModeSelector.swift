@@ -60,13 +60,7 @@ public struct CameraModeSelector: Sendable {
     ///   - fit: how to fit a picture of another aspect ratio (`--fit`).
     public func choose(from modes: [CameraMode], width: Int, height: Int, frameRate: Rational,
                        format: PixelFormat?, fit: VideoFit = .crop, camera: String) throws(Failure) -> Choice {
-        let offered = Array(Set(modes.map(\.fourcc))).sorted()
-        var usable = modes.filter { $0.pixelFormat != nil }
-        if let format {
-            usable = usable.filter { $0.pixelFormat == format }
-            if usable.isEmpty { throw .formatNotOffered(camera: camera, asked: format.rawValue, offered: offered) }
-        }
-        guard !usable.isEmpty else { throw .noUsableFormat(camera: camera, offered: offered) }
+        let usable = try usableModes(modes, format: format, camera: camera)
 
         let sameAspect = usable.filter { $0.width * height == width * $0.height }
         let pool = sameAspect.isEmpty ? usable : sameAspect
@@ -120,6 +114,17 @@ public struct CameraModeSelector: Sendable {
     ///
     /// - Parameter format: `--camera-format`, if given.
     public func largest(from modes: [CameraMode], format: PixelFormat?, camera: String) throws(Failure) -> CameraMode {
+        let usable = try usableModes(modes, format: format, camera: camera)
+        return usable.max { a, b in
+            if a.width * a.height != b.width * b.height { return a.width * a.height < b.width * b.height }
+            if a.emulated != b.emulated { return a.emulated }
+            if (a.pixelFormat == .mjpeg) != (b.pixelFormat == .mjpeg) { return a.pixelFormat == .mjpeg }
+            return a.frameRate < b.frameRate
+        }!
+    }
+
+    /// The modes vidrec can read, in `format` when one is asked for (`--camera-format`).
+    private func usableModes(_ modes: [CameraMode], format: PixelFormat?, camera: String) throws(Failure) -> [CameraMode] {
         let offered = Array(Set(modes.map(\.fourcc))).sorted()
         var usable = modes.filter { $0.pixelFormat != nil }
         if let format {
@@ -127,12 +132,7 @@ public struct CameraModeSelector: Sendable {
             if usable.isEmpty { throw .formatNotOffered(camera: camera, asked: format.rawValue, offered: offered) }
         }
         guard !usable.isEmpty else { throw .noUsableFormat(camera: camera, offered: offered) }
-        return usable.max { a, b in
-            if a.width * a.height != b.width * b.height { return a.width * a.height < b.width * b.height }
-            if a.emulated != b.emulated { return a.emulated }
-            if (a.pixelFormat == .mjpeg) != (b.pixelFormat == .mjpeg) { return a.pixelFormat == .mjpeg }
-            return a.frameRate < b.frameRate
-        }!
+        return usable
     }
 
     /// `16:9`, `4:3`: a size's aspect ratio in lowest terms.

@@ -241,18 +241,21 @@ public final class Recorder: Sendable {
             OutputConnection(output: $0, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.motion")
         }
         let stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
+        // What `vidrec status` follows: a continuous recording's open segment, else the
+        // recording (also while it waits for triggers).
+        let progressID = { request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id }
         let outcome: RecordingOutcome
         do {
             outcome = try session.run(outputs: [movie] + [photoConnection, motion].compactMap { $0 }, stretcher: stretcher) { progress in
                 events(.progress(progress))
-                store.writeProgress(progress, id: request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id)
+                store.writeProgress(progress, id: progressID())
             }
         } catch {
             // A source that could not start: nothing was recorded, so nothing is kept.
             store.abandon(entry)
             throw error
         }
-        store.endProgress(id: request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id)
+        store.endProgress(id: progressID())
         events(.ended)
 
         var report = RecordingReport(id: entry.id, outcome: outcome, audioSampleRate: audio?.audioFormat.sampleRate,

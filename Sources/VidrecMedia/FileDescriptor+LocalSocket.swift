@@ -11,27 +11,13 @@ extension FileDescriptor {
     ///   ``maximumSocketPathBytes``.
     /// The corresponding C functions are `socket`, `bind` and `listen`.
     public static func listeningSocket(at path: String) throws(SystemError) -> FileDescriptor {
-        let (shortPath, folder) = try shortened(path)
-        defer { folder?.close() }
-        var address = try socketAddress(shortPath)
-        let socket = FileDescriptor(rawValue: try systemCall("socket", path) {
-            Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        })
-        do {
+        try socket(at: path) { socket, address, length throws(SystemError) in
             FileSystem.removeQuietly(path)
             let umask = Glibc.umask(0o177)
             defer { _ = Glibc.umask(umask) }
-            try withUnsafePointer(to: &address) { pointer throws(SystemError) in
-                _ = try systemCall("bind", path) {
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-                }
-            }
+            try systemCall("bind", path) { Glibc.bind(socket.rawValue, address, length) }
             try systemCall("listen", path) { Glibc.listen(socket.rawValue, 8) }
-        } catch {
-            socket.close()
-            throw error
         }
-        return socket
     }
 
     /// Connects a Unix stream socket to the one listening at `path`.
@@ -39,6 +25,15 @@ extension FileDescriptor {
     /// - Throws: ``SystemError``: ENOENT or ECONNREFUSED when nothing listens there.
     /// The corresponding C functions are `socket` and `connect`.
     public static func connectedSocket(to path: String) throws(SystemError) -> FileDescriptor {
+        try socket(at: path) { socket, address, length throws(SystemError) in
+            try systemCall("connect", path) { Glibc.connect(socket.rawValue, address, length) }
+        }
+    }
+
+    /// A new Unix stream socket, handed with the address of `path` to `body` (which binds
+    /// or connects it); closed again when `body` throws.
+    private static func socket(at path: String, _ body: (FileDescriptor, UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> Void)
+        throws(SystemError) -> FileDescriptor {
         let (shortPath, folder) = try shortened(path)
         defer { folder?.close() }
         var address = try socketAddress(shortPath)
@@ -47,8 +42,8 @@ extension FileDescriptor {
         })
         do {
             try withUnsafePointer(to: &address) { pointer throws(SystemError) in
-                _ = try systemCall("connect", path) {
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
+                    try body(socket, address, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
         } catch {

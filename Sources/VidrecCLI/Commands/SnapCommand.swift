@@ -21,9 +21,7 @@ struct SnapCommand: VidrecCommand {
         --save; photos are saved to the photo album ($VIDREC_PHOTOS, else \
         $XDG_PICTURES_DIR/vidrec or ~/Pictures/vidrec).
         """,
-        arguments: [
-            .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
-            .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+        arguments: StartOptions.cameraArguments + [
             .option("size", value: "max|WxH", help: "The photo's size: the camera's largest picture, or the camera mode closest to WxH, scaled to W pixels wide keeping its aspect ratio. (default: max)"),
             .flag("save", help: "Save the photo to the photo album and print its path."),
             .option("as", value: "name", help: "The file name to save under. (default: vidrec-<id>)"),
@@ -44,15 +42,7 @@ struct SnapCommand: VidrecCommand {
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
-        if let text = arguments[option: "camera-format"] {
-            guard let format = PixelFormat(rawValue: text.uppercased()) else {
-                throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            if camera == "test", format != .yuyv {
-                throw .conflicting("--camera-format \(format.rawValue)", "--camera test, which delivers YUYV only")
-            }
-            cameraFormat = format
-        }
+        cameraFormat = try StartOptions.cameraFormat(arguments, camera: camera)
         if let text = arguments[option: "size"], text != "max" {
             let parts = text.lowercased().split(separator: "x")
             guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),

@@ -19,9 +19,7 @@ struct StartOptions {
         or SIGTERM (a second Ctrl-C aborts), or before the disk falls below --min-free. \
         Commit it to the album with 'vidrec save', or pass --save.
         """,
-        arguments: [
-            .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
-            .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+        arguments: StartOptions.cameraArguments + [
             .option("fit", value: "how", help: "How to fit a camera picture of another aspect ratio: crop (fill, cutting the edges), pad (black bars) or stretch. (default: crop)"),
             .option("mic", value: "mic", help: "A microphone: an ALSA name (default, hw:1,0, plughw:…), an index from 'vidrec devices', 'test' for a 1 kHz tone, or 'none'. (default: default)"),
             .option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)"),
@@ -88,15 +86,7 @@ struct StartOptions {
             throw .invalidValue(fitText, for: "--fit <how>", reason: "use crop, pad or stretch")
         }
         self.fit = fit
-        if let text = arguments[option: "camera-format"] {
-            guard let format = PixelFormat(rawValue: text.uppercased()) else {
-                throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            cameraFormat = format
-            if camera == "test", format != .yuyv {
-                throw .conflicting("--camera-format \(format.rawValue)", "--camera test, which delivers YUYV only")
-            }
-        }
+        cameraFormat = try StartOptions.cameraFormat(arguments, camera: camera)
         if let text = arguments[option: "max"] {
             guard let limit = DurationLimit(parsing: text) else {
                 throw .invalidValue(text, for: "--max <seconds>", reason: "give a number of seconds greater than 0 and at most 86400, such as 30 or 2.5")
@@ -184,6 +174,24 @@ struct StartOptions {
         where given && !save {
             throw .conflicting(synopsis, "a recording that is not saved; add --save")
         }
+    }
+
+    /// `--camera` and `--camera-format`, shared by `vidrec start` and `vidrec snap`.
+    static let cameraArguments: [ArgumentSpec] = [
+        .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
+        .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+    ]
+
+    /// Parses `--camera-format` for `camera` (the test camera delivers YUYV only).
+    static func cameraFormat(_ arguments: ParsedArguments, camera: String) throws(ParserError) -> PixelFormat? {
+        guard let text = arguments[option: "camera-format"] else { return nil }
+        guard let format = PixelFormat(rawValue: text.uppercased()) else {
+            throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if camera == "test", format != .yuyv {
+            throw .conflicting("--camera-format \(format.rawValue)", "--camera test, which delivers YUYV only")
+        }
+        return format
     }
 
     /// The camera-control options, shared by `vidrec start` and `vidrec snap`.
