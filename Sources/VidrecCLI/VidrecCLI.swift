@@ -10,7 +10,7 @@ public enum VidrecCLI {
 
     static var commands: [any VidrecCommand.Type] { [
         StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self, TriggerCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
-        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self,
+        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, UploadCommand.self,
     ] }
 
     static var helpSpec: CommandSpec {

@@ -62,6 +62,15 @@ public struct AlbumManifest: Sendable {
         }
     }
 
+    /// Forgets `file`, saved into `album`, which vidrec moved away (`--upload-move`).
+    public func forget(_ file: String, album: String) throws {
+        let folder = URL(fileURLWithPath: album).standardizedFileURL.path
+        let full = URL(fileURLWithPath: file).standardizedFileURL.path
+        guard full.hasPrefix(folder + "/") else { return }
+        let name = String(full.dropFirst(folder.count + 1))
+        try update { albums in albums[folder]?.removeAll { $0.name == name } }
+    }
+
     /// The names of the files vidrec saved into `album`, oldest first.
     public func savedFiles(album: String) throws -> [String] {
         let folder = URL(fileURLWithPath: album).standardizedFileURL.path

@@ -16,25 +16,37 @@ struct SaveCommand: VidrecCommand {
             .positional("id", optional: true, help: "The recording to save (see 'vidrec pending')."),
             .option("as", value: "name", help: "The file name in the album (default: vidrec-<id>)."),
             .option("album", value: "dir", help: "The album folder. (default: for a recording $VIDREC_ALBUM or ~/Videos/vidrec; for a photo $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
-        ])
+        ] + UploadOptions.arguments)
 
     var id: String?
     var name: String?
     var albumPath: String?
+    var upload: UploadOptions?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         id = arguments.positionals["id"]
+        upload = try UploadOptions.parse(arguments)
         name = try AlbumFileName.validated(arguments[option: "as"])
         albumPath = arguments[option: "album"]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        let rclone = try upload?.check(environment: context.paths.environment)
         let store = try context.store()
         let entry = try id.map { try store.entry(id: $0) } ?? store.newestSavable(command: "save")
         let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") })
-        let (saved, _) = try saver.save(entry, to: SaveRequest(album: context.album(albumPath, for: entry)), name: name)
+        let album = context.album(albumPath, for: entry)
+        let (saved, _) = try saver.save(entry, to: SaveRequest(album: album), name: name)
         context.out(saved + "\n")
+        guard let upload, let rclone else { return .success }
+        // Saved first: the upload is queued durably, then tried now.
+        let runner = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest, log: context.err)
+        try runner.enqueue(saved, album: album.path, options: upload)
+        if let line = UploadRunner.leftover(runner.finish()) {
+            context.err(line)
+            return .temporaryFailure
+        }
         return .success
     }
 }

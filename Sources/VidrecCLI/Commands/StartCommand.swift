@@ -36,17 +36,42 @@ struct StartCommand: VidrecCommand {
             context.err(text)
             log?.write(text)
         }
+        var uploads: UploadRunner?
         do {
+            if let upload = options.upload {
+                let rclone = try upload.check(environment: context.paths.environment)
+                uploads = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest,
+                                       log: logged.err)
+                uploads?.start()
+            }
             // The live status line goes to the terminal only, never to the log.
-            return try record(logged, failure: failure, terminal: options.quiet || !context.errIsTerminal ? nil : context.err)
+            let code = try record(logged, failure: failure, terminal: options.quiet || !context.errIsTerminal ? nil : context.err,
+                                  uploads: uploads)
+            guard let uploads, let line = UploadRunner.leftover(uploads.finish()) else { return code }
+            // Not silent under cron: the files are safe, but they are not where they
+            // were asked to go.
+            failure(line)
+            return code == .success ? .temporaryFailure : code
         } catch {
+            uploads?.stop()
+            _ = uploads?.finish()
             log?.write("Error: \(RuntimeFailure.classify(error).message)")
             throw error
         }
     }
 
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
-                        terminal: (@Sendable (String) -> Void)?) throws -> ExitCode {
+                        terminal: (@Sendable (String) -> Void)?, uploads: UploadRunner?) throws -> ExitCode {
+        let upload = options.upload
+        let album = options.save ? context.album(options.albumPath).path : nil
+        let queueUpload: @Sendable (String) -> Void = { saved in
+            guard let uploads, let upload else { return }
+            do {
+                try uploads.enqueue(saved, album: album, options: upload)
+            } catch {
+                report("vidrec: \(saved) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
+            }
+        }
         var preset = try context.presetLibrary.preset(named: options.quality)
         preset.settings.video.rotation = options.rotation
         preset.settings.video.isMirrored = options.mirror
@@ -64,7 +89,10 @@ struct StartCommand: VidrecCommand {
                 name = { date in NameTemplate.expand(template, at: date) }
             }
             let kind = options.events == nil ? "segment" : "event"
-            let report: @Sendable (SegmentReport) -> Void = { segment in StartCommand.report(segment, kind: kind, context) }
+            let report: @Sendable (SegmentReport) -> Void = { segment in
+                StartCommand.report(segment, kind: kind, context)
+                if let saved = segment.savedPath { queueUpload(saved) }
+            }
             let reclaimed: @Sendable (String) -> Void = { path in
                 context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
             }
@@ -84,6 +112,14 @@ struct StartCommand: VidrecCommand {
         SignalWatcher.blockSignals()
         let interrupts = Atomic<Int>(0)
         _ = SignalWatcher { signal in
+            if let uploads, uploads.isFinishing {
+                // The recording is over and saved; only uploads are left.
+                if signal != SIGUSR1 {
+                    context.err("vidrec: stopping the uploads; what is not uploaded stays queued for 'vidrec upload'\n")
+                    uploads.stop()
+                }
+                return
+            }
             let count = signal == SIGUSR1 ? 0 : interrupts.add(1, ordering: .sequentiallyConsistent).newValue
             if signal == SIGUSR1 {
                 if recorder.trigger() { context.err("vidrec: triggered (SIGUSR1)\n") }
@@ -151,6 +187,7 @@ struct StartCommand: VidrecCommand {
         }
         for path in result.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
         context.out(saved + "\n")
+        queueUpload(saved)
         return .success
     }
 

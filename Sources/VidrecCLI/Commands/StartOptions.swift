@@ -42,6 +42,7 @@ struct StartOptions {
             .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
             .option("trigger", value: "motion[=N]", help: "Also trigger on motion in the picture: a mean luma change of at least N (0-255, default 6) between small copies of successive frames. Turns on --pre/--post."),
             .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
+        ] + UploadOptions.arguments + [
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
         ])
@@ -63,6 +64,8 @@ struct StartOptions {
     /// `--max-age`, in seconds.
     var maxAge: Rational?
     var live: LiveDestination?
+    /// `--upload` and `--upload-move`.
+    var upload: UploadOptions?
     /// `--segment`, in seconds.
     var segment: Rational?
     /// `--pre` and `--post`, in seconds: wait for triggers.
@@ -169,7 +172,8 @@ struct StartOptions {
         if segmentAtClock, segment == nil { throw .conflicting("--segment-at-clock", "a recording without --segment") }
         logPath = arguments[option: "log"]
         quiet = arguments.has("quiet")
-        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>"),
+        upload = try UploadOptions.parse(arguments)
+        for (given, synopsis) in [(upload != nil, "--upload <remote:path>"), (albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>"),
                                   (maxAge != nil, "--max-age <duration>")]
         where given && !save {
             throw .conflicting(synopsis, "a recording that is not saved; add --save")

@@ -1,0 +1,82 @@
+import Foundation
+import VidrecCore
+
+/// `vidrec upload [--list] [--json]`: run the upload queue now, or show it.
+struct UploadCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "upload",
+        abstract: "Upload what is queued for object storage now, or list the queue.",
+        discussion: """
+        Files saved with --upload are queued in the state folder before anything is \
+        sent, and leave the queue only once the uploaded copy's checksum matches. A \
+        recording retries while it runs; this command tries every queued file now (up \
+        to three times each) and exits 75 if some are still queued, for cron to run again.
+        """,
+        arguments: [
+            .flag("list", help: "List the queue instead of uploading."),
+            .flag("json", help: "With --list: print JSON for scripts."),
+        ])
+
+    var list: Bool
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        list = arguments.has("list")
+        json = arguments.has("json")
+        if json, !list { throw .conflicting("--json", "uploading; add --list") }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let queue = UploadQueue(stateDirectory: context.paths.stateDirectory)
+        let jobs = queue.jobs()
+        if list {
+            try show(jobs, damaged: queue.damaged(), context)
+            return .success
+        }
+        guard !jobs.isEmpty else {
+            context.err("vidrec: no uploads queued\n")
+            return .success
+        }
+        guard let rclone = Rclone(environment: context.paths.environment) else {
+            throw CLIError("rclone is not installed, and \(jobs.count) upload\(jobs.count == 1 ? " is" : "s are") queued: install it with 'apt-get install rclone'", .unavailable)
+        }
+        let runner = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest, log: context.err)
+        SignalWatcher.blockSignals()
+        _ = SignalWatcher { _ in
+            context.err("vidrec: stopping; what is not uploaded stays queued\n")
+            runner.stop()
+        }
+        let left = runner.finish()
+        if let line = UploadRunner.leftover(left) {
+            context.err(line)
+            return .temporaryFailure
+        }
+        context.err("vidrec: every queued file is uploaded\n")
+        return .success
+    }
+
+    private func show(_ jobs: [UploadJob], damaged: [String], _ context: CommandContext) throws {
+        let formatter = ISO8601DateFormatter()
+        if json {
+            try context.printJSON(jobs.map { job -> [String: Any] in
+                var row: [String: Any] = ["id": job.id, "file": job.file, "destination": job.destination, "move": job.move,
+                                          "attempts": job.attempts, "queued": formatter.string(from: job.queued),
+                                          "nextAttempt": formatter.string(from: job.nextAttempt)]
+                if let error = job.lastError { row["lastError"] = error }
+                return row
+            })
+            return
+        }
+        for file in damaged { context.err("vidrec: \(file) could not be read and was set aside; its file was not uploaded\n") }
+        guard !jobs.isEmpty else {
+            context.out("no uploads queued\n")
+            return
+        }
+        for job in jobs {
+            var line = "\(job.id)  \(job.file) -> \(job.destination)"
+            if job.move { line += " (move)" }
+            if job.attempts > 0 { line += "  \(job.attempts) failed attempt\(job.attempts == 1 ? "" : "s"): \(job.lastError ?? "")" }
+            context.out(line + "\n")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import VidrecCore
+
+/// `--upload REMOTE:PATH` and `--upload-move`, shared by `vidrec start` and `vidrec save`.
+struct UploadOptions {
+    /// The options' help.
+    static let arguments: [ArgumentSpec] = [
+        .option("upload", value: "remote:path", help: "Also copy each saved file to object storage with rclone: a remote from 'rclone config' (s3:bucket/videos), an on-the-fly one (:s3,provider=AWS,env_auth=true:bucket/videos) or a folder. Queued durably, retried with back-off, verified by checksum."),
+        .flag("upload-move", help: "With --upload: remove the local copy once the uploaded one is verified."),
+    ]
+
+    /// Where the files go, in rclone's syntax.
+    var remote: String
+    /// `--upload-move`.
+    var move: Bool
+
+    /// Parses the options; `nil` without `--upload`.
+    static func parse(_ arguments: ParsedArguments) throws(ParserError) -> UploadOptions? {
+        let move = arguments.has("upload-move")
+        guard let remote = arguments[option: "upload"] else {
+            if move { throw .conflicting("--upload-move", "no --upload; add --upload REMOTE:PATH") }
+            return nil
+        }
+        guard UploadOptions.isRemote(remote) else {
+            throw .invalidValue(remote, for: "--upload <remote:path>", reason: "give an rclone remote and path, such as s3:bucket/videos (a remote set up with 'rclone config'), :local:/srv/videos or /srv/videos")
+        }
+        return UploadOptions(remote: remote, move: move)
+    }
+
+    /// Whether `text` reads as an rclone destination: `/folder`, `remote:path` or
+    /// `:backend[,options]:path`.
+    static func isRemote(_ text: String) -> Bool {
+        if text.hasPrefix("/") { return text.count > 1 }
+        if text.hasPrefix(":") {
+            let backend = text.dropFirst().prefix { $0 != ":" && $0 != "," }
+            return !backend.isEmpty && text.dropFirst().contains(":")
+        }
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        let name = text[..<colon]
+        return !name.isEmpty && !name.contains("/") && !name.hasPrefix("-")
+    }
+
+    /// The configured remote's name (`s3` of `s3:bucket`), `nil` for a folder or an
+    /// on-the-fly remote.
+    var configuredRemote: String? {
+        guard !remote.hasPrefix("/"), !remote.hasPrefix(":"), let colon = remote.firstIndex(of: ":") else { return nil }
+        return String(remote[..<colon])
+    }
+
+    /// Finds rclone and checks the remote before anything is recorded, so that a
+    /// misspelt remote fails at once, not after an hour of recording.
+    ///
+    /// - Throws: ``CLIError``: rclone is missing (69), or has no such remote (64).
+    func check(environment: [String: String]) throws -> Rclone {
+        guard let rclone = Rclone(environment: environment) else {
+            throw CLIError("rclone is not installed, and --upload needs it: install it with 'apt-get install rclone', or drop --upload", .unavailable)
+        }
+        if let name = configuredRemote {
+            let remotes = try rclone.remotes()
+            guard remotes.contains(name) else {
+                let have = remotes.isEmpty ? "none" : remotes.joined(separator: ", ")
+                throw CLIError("rclone has no remote named '\(name)' (it has: \(have)); set one up with 'rclone config', or name one on the fly, such as ':s3,provider=AWS,env_auth=true:bucket/path'", .usage)
+            }
+        }
+        return rclone
+    }
+}

@@ -1,0 +1,19 @@
+/// Why an upload attempt failed: the step (`copy`, `verify`), the destination and the
+/// reason as the transfer tool gave it.
+public struct UploadError: Error, CustomStringConvertible, Sendable {
+    /// The step that failed.
+    public let operation: String
+    /// The destination, in rclone's syntax.
+    public let destination: String
+    /// The reason.
+    public let reason: String
+
+    /// An error of `operation` on `destination`.
+    public init(_ operation: String, _ destination: String, _ reason: String) {
+        self.operation = operation
+        self.destination = destination
+        self.reason = reason
+    }
+
+    public var description: String { "\(operation) to \(destination): \(reason)" }
+}
