@@ -38,6 +38,8 @@ public struct UploadQueue: Sendable {
             let full = URL(fileURLWithPath: file).standardizedFileURL.path
             if full.hasPrefix(root + "/") { name = String(full.dropFirst(root.count + 1)) }
         }
+        // Whole seconds: the job file keeps times to the second.
+        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let stamp = UploadQueue.stamp.string(from: now)
         let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let job = UploadJob(id: stamp + "-" + String(repeating: "0", count: 8 - random.count) + random, file: file,

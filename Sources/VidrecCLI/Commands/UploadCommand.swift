@@ -15,15 +15,19 @@ struct UploadCommand: VidrecCommand {
         arguments: [
             .flag("list", help: "List the queue instead of uploading."),
             .flag("json", help: "With --list: print JSON for scripts."),
+            .flag("quiet", help: "Print nothing unless files are left queued (for cron)."),
         ])
 
     var list: Bool
     var json: Bool
+    var quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         list = arguments.has("list")
         json = arguments.has("json")
+        quiet = arguments.has("quiet")
         if json, !list { throw .conflicting("--json", "uploading; add --list") }
+        if quiet, list { throw .conflicting("--quiet", "--list") }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
@@ -33,14 +37,16 @@ struct UploadCommand: VidrecCommand {
             try show(jobs, damaged: queue.damaged(), context)
             return .success
         }
+        let quiet = quiet
+        let say: @Sendable (String) -> Void = { text in if !quiet { context.err(text) } }
         guard !jobs.isEmpty else {
-            context.err("vidrec: no uploads queued\n")
+            say("vidrec: no uploads queued\n")
             return .success
         }
         guard let rclone = Rclone(environment: context.paths.environment) else {
             throw CLIError("rclone is not installed, and \(jobs.count) upload\(jobs.count == 1 ? " is" : "s are") queued: install it with 'apt-get install rclone'", .unavailable)
         }
-        let runner = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest, log: context.err)
+        let runner = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest, log: say)
         SignalWatcher.blockSignals()
         _ = SignalWatcher { _ in
             context.err("vidrec: stopping; what is not uploaded stays queued\n")
@@ -51,7 +57,7 @@ struct UploadCommand: VidrecCommand {
             context.err(line)
             return .temporaryFailure
         }
-        context.err("vidrec: every queued file is uploaded\n")
+        say("vidrec: every queued file is uploaded\n")
         return .success
     }
 
