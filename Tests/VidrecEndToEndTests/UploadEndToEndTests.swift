@@ -141,6 +141,13 @@ extension EndToEndTests {
             #expect(save.out == file + "\n")
             #expect(FileManager.default.contentsEqual(atPath: file, andPath: target + "/one.mp4"))
             #expect(save.err.contains("(verified: md5 \(try Self.md5(file)))"), "\(save.err)")
+            // A photo too, moved: the copy is the JPEG, the local one gone.
+            let snap = try VidrecProcess.run(["snap", "--camera", "test", "--save", "--as", "still", "--upload", ":local:" + target + "/photos", "--upload-move"],
+                                             home: home.path)
+            #expect(snap.code == 0, "\(snap.err)")
+            #expect(snap.out == home.photos + "/still.jpg\n")
+            #expect(!FileManager.default.fileExists(atPath: home.photos + "/still.jpg"))
+            #expect(try Probe.streams(target + "/photos/still.jpg").first?.codec == "mjpeg")
 
             for (arguments, code, message) in [
                 (["--save", "--upload", "nocolon"], 64, "The value 'nocolon' is invalid for '--upload <remote:path>'"),

@@ -41,12 +41,6 @@ struct SaveCommand: VidrecCommand {
         context.out(saved + "\n")
         guard let upload, let rclone else { return .success }
         // Saved first: the upload is queued durably, then tried now.
-        let runner = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest, log: context.err)
-        try runner.enqueue(saved, album: album.path, options: upload)
-        if let line = UploadRunner.leftover(runner.finish()) {
-            context.err(line)
-            return .temporaryFailure
-        }
-        return .success
+        return try UploadRunner.uploadNow(saved, album: album.path, options: upload, rclone: rclone, context: context)
     }
 }

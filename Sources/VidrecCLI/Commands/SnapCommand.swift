@@ -26,7 +26,7 @@ struct SnapCommand: VidrecCommand {
             .flag("save", help: "Save the photo to the photo album and print its path."),
             .option("as", value: "name", help: "The file name to save under. (default: vidrec-<id>)"),
             .option("album", value: "dir", help: "The photo album folder (with --save). (default: $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
-        ] + StartOptions.controlArguments)
+        ] + UploadOptions.arguments + StartOptions.controlArguments)
 
     /// How long to wait for a running recording to hand over its photo, in seconds.
     static let recordingTimeout = 20.0
@@ -37,6 +37,7 @@ struct SnapCommand: VidrecCommand {
     var save: Bool
     var name: String?
     var albumPath: String?
+    var upload: UploadOptions?
     var controls: CameraControlRequest
     var keepControls: Bool
 
@@ -56,10 +57,13 @@ struct SnapCommand: VidrecCommand {
         name = try AlbumFileName.validated(arguments[option: "as"])
         albumPath = arguments[option: "album"]
         if albumPath != nil, !save { throw .conflicting("--album <dir>", "a photo that is not saved; add --save") }
+        upload = try UploadOptions.parse(arguments)
+        if upload != nil, !save { throw .conflicting("--upload <remote:path>", "a photo that is not saved; add --save") }
         (controls, keepControls) = try StartOptions.controls(arguments)
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        let rclone = try upload?.check(environment: context.paths.environment)
         let store = try context.store()
         let devices = SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none",
                                     controls: controls, keepControls: keepControls) { context.err("vidrec: \($0)\n") }
@@ -121,8 +125,10 @@ struct SnapCommand: VidrecCommand {
         }
         let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                warn: { [err = context.err] in err("vidrec: \($0)\n") })
-        let (saved, _) = try saver.save(store.entry(id: entry.id), to: SaveRequest(album: context.photoAlbum(albumPath)))
+        let album = context.photoAlbum(albumPath)
+        let (saved, _) = try saver.save(store.entry(id: entry.id), to: SaveRequest(album: album))
         context.out(saved + "\n")
-        return .success
+        guard let upload, let rclone else { return .success }
+        return try UploadRunner.uploadNow(saved, album: album.path, options: upload, rclone: rclone, context: context)
     }
 }

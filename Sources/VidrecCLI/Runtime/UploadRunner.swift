@@ -47,6 +47,20 @@ final class UploadRunner: Sendable {
         rclone.interrupt()
     }
 
+    /// Queues `file`, saved in `album`, and uploads it (with whatever else is queued)
+    /// before the command ends: `vidrec save --upload` and `vidrec snap --save --upload`.
+    ///
+    /// - Returns: `.success`, or `.temporaryFailure` when uploads are left queued (said
+    ///   on stderr).
+    static func uploadNow(_ file: String, album: String, options: UploadOptions, rclone: Rclone,
+                          context: CommandContext) throws -> ExitCode {
+        let runner = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest, log: context.err)
+        try runner.enqueue(file, album: album, options: options)
+        guard let line = leftover(runner.finish()) else { return .success }
+        context.err(line)
+        return .temporaryFailure
+    }
+
     /// The line that says what is left in the queue and how it gets uploaded, or `nil`
     /// when nothing is.
     static func leftover(_ jobs: [UploadJob]) -> String? {
