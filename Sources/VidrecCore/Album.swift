@@ -19,6 +19,15 @@ public struct Album: Sendable {
     /// Creates an album at `path` (created on first use).
     public init(path: String) { self.path = path }
 
+    /// The name of `file` inside the album folder `album`, folders included
+    /// (`2026/11/30/door.mp4`), or `nil` when the file is not inside it.
+    public static func name(of file: String, in album: String) -> String? {
+        let folder = URL(fileURLWithPath: album).standardizedFileURL.path
+        let full = URL(fileURLWithPath: file).standardizedFileURL.path
+        guard full.hasPrefix(folder + "/") else { return nil }
+        return String(full.dropFirst(folder.count + 1))
+    }
+
     /// Creates the folder (and its parents) if needed and checks that it is a writable folder.
     ///
     /// - Throws: ``StoreError`` naming the path and the fix.

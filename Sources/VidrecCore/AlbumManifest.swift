@@ -50,12 +50,9 @@ public struct AlbumManifest: Sendable {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         var root = url.deletingLastPathComponent().path
         var name = url.lastPathComponent
-        if let album {
-            let folder = URL(fileURLWithPath: album).standardizedFileURL.path
-            if url.path.hasPrefix(folder + "/") {
-                root = folder
-                name = String(url.path.dropFirst(folder.count + 1))
-            }
+        if let album, let relative = Album.name(of: file, in: album) {
+            root = URL(fileURLWithPath: album).standardizedFileURL.path
+            name = relative
         }
         try update { albums in
             albums[root, default: []].append(Item(name: name, saved: Date().timeIntervalSince1970))
@@ -64,10 +61,8 @@ public struct AlbumManifest: Sendable {
 
     /// Forgets `file`, saved into `album`, which vidrec moved away (`--upload-move`).
     public func forget(_ file: String, album: String) throws {
+        guard let name = Album.name(of: file, in: album) else { return }
         let folder = URL(fileURLWithPath: album).standardizedFileURL.path
-        let full = URL(fileURLWithPath: file).standardizedFileURL.path
-        guard full.hasPrefix(folder + "/") else { return }
-        let name = String(full.dropFirst(folder.count + 1))
         try update { albums in albums[folder]?.removeAll { $0.name == name } }
     }
 

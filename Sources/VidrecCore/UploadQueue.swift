@@ -32,12 +32,7 @@ public struct UploadQueue: Sendable {
     @discardableResult
     public func enqueue(file: String, remote: String, album: String?, move: Bool, now: Date = Date()) throws -> UploadJob {
         if !FileSystem.isDirectory(directory) { try FileSystem.makeDirectory(directory, mode: 0o700) }
-        var name = URL(fileURLWithPath: file).lastPathComponent
-        if let album {
-            let root = URL(fileURLWithPath: album).standardizedFileURL.path
-            let full = URL(fileURLWithPath: file).standardizedFileURL.path
-            if full.hasPrefix(root + "/") { name = String(full.dropFirst(root.count + 1)) }
-        }
+        let name = album.flatMap { Album.name(of: file, in: $0) } ?? URL(fileURLWithPath: file).lastPathComponent
         // Whole seconds: the job file keeps times to the second.
         let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let stamp = UploadQueue.stamp.string(from: now)

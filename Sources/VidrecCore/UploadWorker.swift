@@ -64,6 +64,14 @@ public final class UploadWorker: @unchecked Sendable {
         return queue.jobs()
     }
 
+    /// Whether ``finish(attempts:)`` was called: the command is past its own work and only
+    /// uploading.
+    public var isFinishing: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finishing
+    }
+
     /// Stops after the attempt under way (Ctrl-C while uploading at the end); the jobs
     /// stay queued.
     public func stop() {
@@ -111,7 +119,7 @@ public final class UploadWorker: @unchecked Sendable {
                 return candidate
             }
             if finishing, wakeAt == nil { return nil }
-            if let wakeAt { condition.wait(until: wakeAt) } else { condition.wait() }
+            if let wakeAt { _ = condition.wait(until: wakeAt) } else { condition.wait() }
         }
         return nil
     }

@@ -62,16 +62,6 @@ struct StartCommand: VidrecCommand {
 
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
                         terminal: (@Sendable (String) -> Void)?, uploads: UploadRunner?) throws -> ExitCode {
-        let upload = options.upload
-        let album = options.save ? context.album(options.albumPath).path : nil
-        let queueUpload: @Sendable (String) -> Void = { saved in
-            guard let uploads, let upload else { return }
-            do {
-                try uploads.enqueue(saved, album: album, options: upload)
-            } catch {
-                report("vidrec: \(saved) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
-            }
-        }
         var preset = try context.presetLibrary.preset(named: options.quality)
         preset.settings.video.rotation = options.rotation
         preset.settings.video.isMirrored = options.mirror
@@ -83,6 +73,16 @@ struct StartCommand: VidrecCommand {
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
                                               maxAge: options.maxAge) : nil,
             startTime: started, pid: getpid())
+        let upload = options.upload
+        let album = request.save?.album.path
+        let queueUpload: @Sendable (String) -> Void = { saved in
+            guard let uploads, let upload else { return }
+            do {
+                try uploads.enqueue(saved, album: album, options: upload)
+            } catch {
+                report("vidrec: \(saved) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
+            }
+        }
         if let seconds = options.segment ?? options.events.map({ _ in Rational(1) }) {
             var name: (@Sendable (Date) -> String)?
             if let template = options.nameTemplate {

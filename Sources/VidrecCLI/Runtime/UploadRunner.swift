@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import VidrecCore
 
 /// The upload queue as one command runs it: queues what the command saves, uploads on
@@ -9,7 +8,6 @@ final class UploadRunner: Sendable {
     private let queue: UploadQueue
     private let rclone: Rclone
     private let worker: UploadWorker
-    private let finishing = Atomic<Bool>(false)
 
     /// A runner for the state folder's queue, reporting each step through `log`.
     init(stateDirectory: String, rclone: Rclone, manifest: AlbumManifest, log: @escaping @Sendable (String) -> Void) {
@@ -32,13 +30,10 @@ final class UploadRunner: Sendable {
     }
 
     /// Whether the command is past its own work and only uploading.
-    var isFinishing: Bool { finishing.load(ordering: .sequentiallyConsistent) }
+    var isFinishing: Bool { worker.isFinishing }
 
     /// Gives every queued job up to three more tries, then returns what is left.
-    func finish() -> [UploadJob] {
-        finishing.store(true, ordering: .sequentiallyConsistent)
-        return worker.finish(attempts: 3)
-    }
+    func finish() -> [UploadJob] { worker.finish(attempts: 3) }
 
     /// Stops after the rclone run under way is ended (Ctrl-C while uploading); the jobs
     /// stay queued.
