@@ -30,6 +30,8 @@ public final class CaptureSession: Sendable {
     /// The camera the session starts with; the loop takes it, so that a camera switched
     /// away from is released (closed, its controls set back) at once.
     private let firstVideo: Mutex<(any VideoCaptureSource)?>
+    /// The camera once ``startSources()`` has started it, until the loop takes it.
+    private let startedVideo = Mutex<(any VideoCaptureSource)?>(nil)
     private let pendingSwitch = Mutex<CameraSwitch?>(nil)
     private let running = Atomic<Bool>(false)
     private let audio: (any AudioCaptureSource)?
@@ -88,6 +90,34 @@ public final class CaptureSession: Sendable {
         return try request.wait()
     }
 
+    /// Starts the camera and the microphone ahead of ``run(outputs:stretcher:progress:)``,
+    /// so that the encoder and the file can be opened while the camera's first frames
+    /// arrive (they wait in the capture queue): recording begins with the camera, not
+    /// after the encoder. Without it, `run` starts them.
+    ///
+    /// - Throws: the source's error when one cannot start; neither is left running.
+    public func startSources() throws {
+        guard let video = firstVideo.withLock({ first in defer { first = nil }; return first }) else {
+            preconditionFailure("a capture session starts its sources once")
+        }
+        try video.start(into: queue)
+        if let audio {
+            do { try audio.start(into: queue) } catch {
+                video.stop()
+                throw error
+            }
+        }
+        startedVideo.withLock { $0 = video }
+    }
+
+    /// Stops the sources ``startSources()`` started, for a recording that ends before it
+    /// runs (its outputs could not be opened).
+    public func stopSources() {
+        guard let video = startedVideo.withLock({ started in defer { started = nil }; return started }) else { return }
+        audio?.stop()
+        video.stop()
+    }
+
     /// Starts the sources and the outputs, records until the limit, a stop request or a
     /// failure, then stops the sources and finishes every output.
     ///
@@ -108,15 +138,9 @@ public final class CaptureSession: Sendable {
         guard let movie = outputs.first(where: \.policy.isEssential) else {
             preconditionFailure("a capture session needs an essential output")
         }
-        guard var video = firstVideo.withLock({ first in defer { first = nil }; return first }) else {
+        if startedVideo.withLock({ $0 == nil }) { try startSources() }
+        guard var video = startedVideo.withLock({ started in defer { started = nil }; return started }) else {
             preconditionFailure("a capture session runs once")
-        }
-        try video.start(into: queue)
-        if let audio {
-            do { try audio.start(into: queue) } catch {
-                video.stop()
-                throw error
-            }
         }
         running.store(true, ordering: .sequentiallyConsistent)
         // Slots filled with the old camera's last frame after a camera switch.

@@ -182,6 +182,26 @@ public final class Recorder: Sendable {
         // recording that waits for triggers keeps it (and its pending entry, without a
         // file, which status and stop find) until it ends.
         if segmented != nil, request.segment?.events == nil { lock = nil }
+
+        var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
+                                     minFreeSpace: request.minFreeSpace,
+                                     nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
+        // A continuous recording goes on at the floor by removing its oldest segments.
+        if let segmented { limits.reclaim = { segmented.reclaimOldest() } }
+        let pending = store.directory
+        let freeSpace = freeSpace
+        let session = CaptureSession(video: opened!.source, audio: audio, frameRate: preset.settings.video.frameRate,
+                                     limits: limits, freeSpace: { freeSpace(pending) },
+                                     queue: CaptureQueue.sized(for: camera.format))
+        opened = nil
+        // The camera and the microphone start now, and the encoder and the file open
+        // while their first frames arrive, as ffmpeg's v4l2 input does: the recording
+        // begins a few hundred milliseconds sooner on a slow machine.
+        do { try session.startSources() } catch {
+            // A source that could not start: nothing was recorded, so nothing is kept.
+            store.abandon(entry)
+            throw error
+        }
         let output: any CaptureOutput
         do {
             // The file may take no more than --max-size, nor the free space above the floor.
@@ -200,20 +220,10 @@ public final class Recorder: Sendable {
                                                      maxDuration: request.duration, byteBudget: budget)
             }
         } catch {
+            session.stopSources()
             store.abandon(entry)
             throw error
         }
-
-        var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
-                                     minFreeSpace: request.minFreeSpace,
-                                     nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
-        // A continuous recording goes on at the floor by removing its oldest segments.
-        if let segmented { limits.reclaim = { segmented.reclaimOldest() } }
-        let pending = store.directory
-        let freeSpace = freeSpace
-        let session = CaptureSession(video: opened!.source, audio: audio, frameRate: preset.settings.video.frameRate,
-                                     limits: limits, freeSpace: { freeSpace(pending) })
-        opened = nil
         self.session.withLock { $0 = session }
         running.withLock { $0 = (entry.sidecar, preset.settings.video) }
         if stopRequested.load(ordering: .sequentiallyConsistent) { session.requestStop() }
@@ -240,7 +250,12 @@ public final class Recorder: Sendable {
         }.map {
             OutputConnection(output: $0, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.motion")
         }
-        let stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
+        let stretcher: (any AudioStretching)?
+        do { stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) } } catch {
+            session.stopSources()
+            store.abandon(entry)
+            throw error
+        }
         // What `vidrec status` follows: a continuous recording's open segment, else the
         // recording (also while it waits for triggers).
         let progressID = { request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id }

@@ -59,9 +59,9 @@ final class VideoStreamEncoder: StreamEncoder {
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", settings.codec)
     }
 
-    /// Pixels a second up to which the encoder is told to hold back as few frames as it
-    /// can (`low`'s 640x360 at 15 fps is 3.5 million): below 640x360 at 30 fps, x264's
-    /// veryfast has room to spare even on two emulated cores.
+    /// Pixels a second up to which x264 encodes each frame in slices rather than several
+    /// frames at once (`low`'s 640x360 at 15 fps is 3.5 million): below 640x360 at 30
+    /// fps, x264's veryfast has room to spare even on two emulated cores.
     static let lowDelayPixelRate = 640.0 * 360 * 30
 
     /// Speed preset, CRF and bit rate, mapped onto each encoder's own options.
@@ -79,28 +79,8 @@ final class VideoStreamEncoder: StreamEncoder {
                                   hint: "this encoder has no speed preset; remove 'video.speed' from the preset", kind: .unsupportedSettings)
             }
         }
-        let pixelRate = Double(settings.width * settings.height) * settings.frameRate.doubleValue
         if EncoderOptions.has(cc, "rc-lookahead") {
-            if pixelRate <= lowDelayPixelRate {
-                // A small picture leaves x264 ample headroom: spend some of it on holding
-                // back fewer frames, which a crash loses. x264 holds max(B-frames,
-                // lookahead) + its frame threads - 1, and with frame threads a threaded
-                // lookahead on top unless it is off: with a lookahead of a tenth of a
-                // second and that off, a kill -9 during `low` lost 0.67 s instead of 0.99 s
-                // (scripts/benchmark-finish --crash-only).
-                let tenth = max(1, Int(settings.frameRate.numerator / (10 * settings.frameRate.denominator)))
-                try EncoderOptions.set(cc, "rc-lookahead", String(min(3, tenth)), codec: codec)
-                if EncoderOptions.has(cc, "x264-params") {
-                    try EncoderOptions.set(cc, "x264-params", "sync-lookahead=0", codec: codec)
-                }
-            } else {
-                // Frames the encoder holds back are lost in a crash: keep its lookahead
-                // under a third of a second. (A shorter one, or x264's threaded
-                // lookahead turned off, cost enough speed that 720p at 12.5 fps dropped
-                // frames on two cores in the benchmark, where ffmpeg dropped none.)
-                let third = max(1, Int(settings.frameRate.numerator / (3 * settings.frameRate.denominator)))
-                try EncoderOptions.set(cc, "rc-lookahead", String(min(10, third)), codec: codec)
-            }
+            try applyLowLatency(cc, settings)
         }
         if let crf = settings.crf {
             guard EncoderOptions.has(cc, "crf") else {
@@ -122,6 +102,36 @@ final class VideoStreamEncoder: StreamEncoder {
             cc.pointee.bit_rate = Int64(bitRate)
             cc.pointee.rc_max_rate = Int64(bitRate)
             cc.pointee.rc_buffer_size = Int32(clamping: bitRate * 2)
+        }
+    }
+
+    /// Holds back as few frames as x264 can without losing speed or compression, since
+    /// the frames inside the encoder are what a `kill -9` loses (with the tenth of a
+    /// second of the fragment being built). x264 holds max(B-frames, lookahead) frames,
+    /// plus, with frame threads, one per extra thread and its threaded lookahead's
+    /// buffer (`sync-lookahead`, by default B-frames + 1).
+    ///
+    /// - A small picture (up to ``lowDelayPixelRate``): x264 has ample headroom, so
+    ///   it splits each frame into slices across the cores instead of encoding several
+    ///   frames at once, with a lookahead of a tenth of a second: at `low` (15 fps) it
+    ///   holds 4 frames instead of 6 on two cores (more on more cores), and a kill -9
+    ///   lost 0.47 s instead of 0.63 s, for 2 % more bytes.
+    /// - Larger pictures keep frame threads (faster than slices at 720p on two cores,
+    ///   where the VM benchmark dropped frames without them) with a lookahead of a sixth
+    ///   of a second and a threaded-lookahead buffer of two frames: at `medium` and
+    ///   `high` (30 fps) a kill -9 lost 0.40 s instead of 0.67–0.71 s, for the same CPU
+    ///   time and bytes (scripts/benchmark-finish --crash-only).
+    private static func applyLowLatency(_ cc: UnsafeMutablePointer<AVCodecContext>,
+                                        _ settings: VideoEncoding) throws(FFmpegError) {
+        let codec = settings.codec
+        let rate = settings.frameRate
+        let pixelRate = Double(settings.width * settings.height) * rate.doubleValue
+        let isSmall = pixelRate <= lowDelayPixelRate
+        let lookahead = max(1, Int(rate.numerator / ((isSmall ? 10 : 6) * rate.denominator)))
+        try EncoderOptions.set(cc, "rc-lookahead", String(min(isSmall ? 3 : 10, lookahead)), codec: codec)
+        if EncoderOptions.has(cc, "x264-params") {
+            try EncoderOptions.set(cc, "x264-params", isSmall ? "sliced-threads=1:sync-lookahead=0" : "sync-lookahead=2",
+                                   codec: codec)
         }
     }
 

@@ -77,6 +77,18 @@ public final class CaptureQueue: @unchecked Sendable {
         return event
     }
 
+    /// The most memory the frames waiting in a sized queue may take.
+    public static let videoBytes = 64 << 20
+
+    /// A queue for frames of `format`: a second of them, at most ``videoBytes``, at least
+    /// 8. The camera starts before the encoder has opened (which takes a few hundred
+    /// milliseconds on a slow machine), and its first frames wait here meanwhile.
+    public static func sized(for format: VideoFormat) -> CaptureQueue {
+        let perSecond = Int(format.frameRate.doubleValue.rounded(.up))
+        let frameBytes = max(1, format.pixelFormat.frameByteCount(width: format.width, height: format.height))
+        return CaptureQueue(videoCapacity: max(8, min(perSecond, videoBytes / frameBytes)))
+    }
+
     /// Video frames waiting to be taken.
     public var waitingVideoFrames: Int { condition.lock(); defer { condition.unlock() }; return videoCount }
 

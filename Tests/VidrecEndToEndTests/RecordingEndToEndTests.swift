@@ -91,6 +91,7 @@ extension EndToEndTests {
             child.signal(SIGKILL)
             _ = child.wait()
             let partial = try #require(home.files(in: home.pending, ending: ".partial.mp4").first)
+            let crashed = try Probe.streams(partial).map { "\($0.kind) \($0.duration ?? -1) s" }
             let rows = try home.pendingRows()
             #expect(rows.first?["state"] as? String == "interrupted")
             let playable = try #require(rows.first?["duration"] as? Double)
@@ -105,7 +106,10 @@ extension EndToEndTests {
             let saved = save.out.trimmingCharacters(in: .newlines)
             #expect(try Probe.topLevelBoxes(saved).prefix(2) == ["ftyp", "moov"])
             #expect(try Probe.decodedFrameCount(saved) <= frames, "at most the frames that played")
-            #expect(abs(try Probe.formatDuration(saved) - playable) < 0.1)
+            let savedDuration = try Probe.formatDuration(saved)
+            let savedStreams = try Probe.streams(saved).map { "\($0.kind) \($0.duration ?? -1) s" }
+            #expect(abs(savedDuration - playable) < 0.1,
+                    "saved \(savedDuration) s, played \(playable) s; crashed file: \(crashed); saved: \(savedStreams)")
             try Probe.expectStreamsEndTogether(saved, frameRate: 30)
         }
 

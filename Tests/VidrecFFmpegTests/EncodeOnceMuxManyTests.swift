@@ -161,6 +161,7 @@ final class PacketLog: PacketOutput, @unchecked Sendable {
     private let stallAfter: Int?
     private let failAt: Int?
     private let gate = DispatchSemaphore(value: 0)
+    private let arrival = NSCondition()
 
     /// - Parameters:
     ///   - stallAfter: after this many packets, the next write waits for ``release()``.
@@ -174,6 +175,19 @@ final class PacketLog: PacketOutput, @unchecked Sendable {
     func release() { gate.signal() }
 
     var packets: [Entry] { state.withLock { $0.packets } }
+
+    /// Waits until `count` packets of `kind` have been written, for at most `timeout`
+    /// seconds (a deadline for a failing test, not a pause).
+    /// - Returns: whether they came.
+    func waitFor(_ count: Int, of kind: MediaKind, timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        arrival.lock()
+        defer { arrival.unlock() }
+        while state.withLock({ $0.packets.filter { $0.kind == kind }.count }) < count {
+            if !arrival.wait(until: deadline) { return false }
+        }
+        return true
+    }
     var finished: Bool { state.withLock { $0.finished } }
     var bytesWritten: Int64 { 0 }
 
@@ -184,6 +198,9 @@ final class PacketLog: PacketOutput, @unchecked Sendable {
         state.withLock {
             $0.packets.append(Entry(kind: packet.kind, time: packet.presentationTime, isKeyframe: packet.isKeyframe))
         }
+        arrival.lock()
+        arrival.broadcast()
+        arrival.unlock()
     }
 
     /// What ``queueDropped(videoPackets:)`` said (-1: not called).
