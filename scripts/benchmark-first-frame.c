@@ -41,26 +41,30 @@ static void note_first_frame(unsigned long request, int result, const void *argu
     close(fd);
 }
 
-int ioctl(int fd, unsigned long request, ...) {
-    static int (*real)(int, unsigned long, ...);
-    if (!real) real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-    va_list arguments;
-    va_start(arguments, request);
-    void *argument = va_arg(arguments, void *);
-    va_end(arguments);
-    int result = real(fd, request, argument);
+typedef int (*ioctl_function)(int, unsigned long, ...);
+
+/* Calls the wrapped function (looked up once, by name) and notes a first frame. */
+static int forward(ioctl_function *real, const char *name, int fd, unsigned long request, void *argument) {
+    if (!*real) *real = (ioctl_function)dlsym(RTLD_NEXT, name);
+    int result = (*real)(fd, request, argument);
     note_first_frame(request, result, argument);
     return result;
 }
 
-int v4l2_ioctl(int fd, unsigned long request, ...) {
-    static int (*real)(int, unsigned long, ...);
-    if (!real) real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "v4l2_ioctl");
+int ioctl(int fd, unsigned long request, ...) {
+    static ioctl_function real;
     va_list arguments;
     va_start(arguments, request);
     void *argument = va_arg(arguments, void *);
     va_end(arguments);
-    int result = real(fd, request, argument);
-    note_first_frame(request, result, argument);
-    return result;
+    return forward(&real, "ioctl", fd, request, argument);
+}
+
+int v4l2_ioctl(int fd, unsigned long request, ...) {
+    static ioctl_function real;
+    va_list arguments;
+    va_start(arguments, request);
+    void *argument = va_arg(arguments, void *);
+    va_end(arguments);
+    return forward(&real, "v4l2_ioctl", fd, request, argument);
 }

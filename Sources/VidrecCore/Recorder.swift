@@ -203,6 +203,7 @@ public final class Recorder: Sendable {
             throw error
         }
         let output: any CaptureOutput
+        let stretcher: (any AudioStretching)?
         do {
             // The file may take no more than --max-size, nor the free space above the floor.
             let aboveFloor = free.map { $0 - (request.minFreeSpace ?? 0) }
@@ -219,6 +220,7 @@ public final class Recorder: Sendable {
                 output = try devices.makeMovieOutput(path: entry.partialPath, settings: preset.settings,
                                                      maxDuration: request.duration, byteBudget: budget)
             }
+            stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
         } catch {
             session.stopSources()
             store.abandon(entry)
@@ -249,12 +251,6 @@ public final class Recorder: Sendable {
             devices.makeMotionDetector(threshold: threshold) { [weak self] _ in self?.trigger() }
         }.map {
             OutputConnection(output: $0, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.motion")
-        }
-        let stretcher: (any AudioStretching)?
-        do { stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) } } catch {
-            session.stopSources()
-            store.abandon(entry)
-            throw error
         }
         // What `vidrec status` follows: a continuous recording's open segment, else the
         // recording (also while it waits for triggers).

@@ -84,9 +84,7 @@ public final class CaptureQueue: @unchecked Sendable {
     /// 8. The camera starts before the encoder has opened (which takes a few hundred
     /// milliseconds on a slow machine), and its first frames wait here meanwhile.
     public static func sized(for format: VideoFormat) -> CaptureQueue {
-        let perSecond = Int(format.frameRate.doubleValue.rounded(.up))
-        let frameBytes = max(1, format.pixelFormat.frameByteCount(width: format.width, height: format.height))
-        return CaptureQueue(videoCapacity: max(8, min(perSecond, videoBytes / frameBytes)))
+        CaptureQueue(videoCapacity: max(8, format.frameCount(seconds: 1, within: videoBytes)))
     }
 
     /// Video frames waiting to be taken.

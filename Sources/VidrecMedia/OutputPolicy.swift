@@ -35,9 +35,7 @@ public struct OutputPolicy: Sendable, Equatable {
     /// The policy for an output of `format` frames: about ``videoBacklogSeconds`` of them,
     /// at most ``videoBacklogBytes``, at least ``minimumVideoCapacity``.
     public static func sized(for format: VideoFormat, isEssential: Bool = true) -> OutputPolicy {
-        let perSecond = Int(format.frameRate.doubleValue.rounded(.up)) * videoBacklogSeconds
-        let frameBytes = max(1, format.pixelFormat.frameByteCount(width: format.width, height: format.height))
-        let capacity = max(minimumVideoCapacity, min(perSecond, videoBacklogBytes / frameBytes))
+        let capacity = max(minimumVideoCapacity, format.frameCount(seconds: videoBacklogSeconds, within: videoBacklogBytes))
         return OutputPolicy(videoCapacity: capacity, isEssential: isEssential)
     }
 }

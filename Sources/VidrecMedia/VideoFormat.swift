@@ -18,4 +18,11 @@ public struct VideoFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(width)x\(height) \(pixelFormat.rawValue) \(frameRate) fps" }
+
+    /// How many frames make `seconds` of video at this rate (rounded up), but no more
+    /// than `bytes` of them hold: the size of a queue bounded both in time and in memory.
+    public func frameCount(seconds: Int, within bytes: Int) -> Int {
+        let frames = Int(frameRate.doubleValue.rounded(.up)) * seconds
+        return min(frames, bytes / max(1, pixelFormat.frameByteCount(width: width, height: height)))
+    }
 }
