@@ -58,9 +58,13 @@ public struct CameraModeSelector: Sendable {
     /// - Parameters:
     ///   - format: `--camera-format`, if given.
     ///   - fit: how to fit a picture of another aspect ratio (`--fit`).
+    ///   - offered: every format the camera offers, for the message when none fits, if
+    ///     `modes` lists only some formats' modes (those vidrec reads); else the formats
+    ///     of `modes`.
     public func choose(from modes: [CameraMode], width: Int, height: Int, frameRate: Rational,
-                       format: PixelFormat?, fit: VideoFit = .crop, camera: String) throws(Failure) -> Choice {
-        let usable = try usableModes(modes, format: format, camera: camera)
+                       format: PixelFormat?, fit: VideoFit = .crop, camera: String,
+                       offered: [String]? = nil) throws(Failure) -> Choice {
+        let usable = try usableModes(modes, format: format, camera: camera, offered: offered)
 
         let sameAspect = usable.filter { $0.width * height == width * $0.height }
         let pool = sameAspect.isEmpty ? usable : sameAspect
@@ -112,9 +116,12 @@ public struct CameraModeSelector: Sendable {
     /// (`vidrec snap`, like `AVCapturePhotoOutput.maxPhotoDimensions`): at that size,
     /// native formats before libv4l's conversions, raw before MJPEG, then the fastest rate.
     ///
-    /// - Parameter format: `--camera-format`, if given.
-    public func largest(from modes: [CameraMode], format: PixelFormat?, camera: String) throws(Failure) -> CameraMode {
-        let usable = try usableModes(modes, format: format, camera: camera)
+    /// - Parameters:
+    ///   - format: `--camera-format`, if given.
+    ///   - offered: every format the camera offers, as for ``choose(from:width:height:frameRate:format:fit:camera:offered:)``.
+    public func largest(from modes: [CameraMode], format: PixelFormat?, camera: String,
+                        offered: [String]? = nil) throws(Failure) -> CameraMode {
+        let usable = try usableModes(modes, format: format, camera: camera, offered: offered)
         return usable.max { a, b in
             if a.width * a.height != b.width * b.height { return a.width * a.height < b.width * b.height }
             if a.emulated != b.emulated { return a.emulated }
@@ -124,8 +131,9 @@ public struct CameraModeSelector: Sendable {
     }
 
     /// The modes vidrec can read, in `format` when one is asked for (`--camera-format`).
-    private func usableModes(_ modes: [CameraMode], format: PixelFormat?, camera: String) throws(Failure) -> [CameraMode] {
-        let offered = Array(Set(modes.map(\.fourcc))).sorted()
+    private func usableModes(_ modes: [CameraMode], format: PixelFormat?, camera: String,
+                             offered: [String]?) throws(Failure) -> [CameraMode] {
+        let offered = Array(Set(offered ?? modes.map(\.fourcc))).sorted()
         var usable = modes.filter { $0.pixelFormat != nil }
         if let format {
             usable = usable.filter { $0.pixelFormat == format }

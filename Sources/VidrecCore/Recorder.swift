@@ -17,6 +17,9 @@ public final class Recorder: Sendable {
     private let session = Mutex<CaptureSession?>(nil)
     private let photoOutput = Mutex<PhotoOutput?>(nil)
     private let eventTrigger = Mutex<(@Sendable () -> Void)?>(nil)
+    /// A continuous recording's segments while it runs: the session's limit removes the
+    /// oldest through them to stay above the free-space floor.
+    private let segments = Mutex<SegmentedRecording?>(nil)
     /// The running recording's sidecar as it stands (a camera switch adds to it), and
     /// its movie's video settings (the size a new camera must fit).
     private let running = Mutex<(sidecar: RecordingSidecar, video: VideoEncoding)?>(nil)
@@ -144,26 +147,50 @@ public final class Recorder: Sendable {
         let camera = (name: opened!.source.displayName, path: opened!.path, mode: opened!.mode, format: opened!.source.videoFormat)
         if audio == nil { preset.settings.audio = nil }
 
+        var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
+                                     minFreeSpace: request.minFreeSpace,
+                                     nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
+        // A continuous recording goes on at the floor by removing its oldest segments
+        // (made below, once the recording's entry exists).
+        if request.segment != nil {
+            limits.reclaim = { [weak self] in self?.segments.withLock { $0 }?.reclaimOldest() ?? false }
+        }
+        let pending = store.directory
+        let freeSpace = freeSpace
+        let session = CaptureSession(video: opened!.source, audio: audio, frameRate: preset.settings.video.frameRate,
+                                     limits: limits, freeSpace: { freeSpace(pending) },
+                                     queue: CaptureQueue.sized(for: camera.format))
+        opened = nil
+        // The camera and the microphone start now, and the pending entry, the encoder
+        // and the file are made while their first frames arrive, as ffmpeg's v4l2 input
+        // does: the recording begins a few hundred milliseconds sooner on a slow machine.
+        // A source that cannot start leaves nothing behind.
+        try session.startSources()
+
         // The lock is held in one place only: here, or by the segments once a continuous
         // recording hands its first segment over (which unlocks it when it closes).
         var lock: RecordingLock?
-        let entry = try { () throws -> RecordingStore.Entry in
+        let entry: RecordingStore.Entry
+        do {
             let (made, held) = try store.create(at: request.startTime) { id in
-            var sidecar = RecordingSidecar(
-                id: id, preset: preset.name, presetFile: preset.file, camera: camera.name,
-                microphone: audio?.displayName, container: preset.settings.container, startTime: request.startTime,
-                pid: request.pid, maxDuration: request.duration?.seconds.doubleValue)
-            sidecar.cameraPath = camera.path
-            sidecar.cameraMode = camera.mode
-            sidecar.cameras = [CameraUse(camera: camera.name, path: camera.path, mode: camera.mode, from: 0)]
-            sidecar.frameRate = "\(preset.settings.video.frameRate)"
-            sidecar.saveName = request.saveName
-            if request.segment != nil { sidecar.segment = 0 }
-            return sidecar
+                var sidecar = RecordingSidecar(
+                    id: id, preset: preset.name, presetFile: preset.file, camera: camera.name,
+                    microphone: audio?.displayName, container: preset.settings.container, startTime: request.startTime,
+                    pid: request.pid, maxDuration: request.duration?.seconds.doubleValue)
+                sidecar.cameraPath = camera.path
+                sidecar.cameraMode = camera.mode
+                sidecar.cameras = [CameraUse(camera: camera.name, path: camera.path, mode: camera.mode, from: 0)]
+                sidecar.frameRate = "\(preset.settings.video.frameRate)"
+                sidecar.saveName = request.saveName
+                if request.segment != nil { sidecar.segment = 0 }
+                return sidecar
             }
+            entry = made
             lock = held
-            return made
-        }()
+        } catch {
+            session.stopSources()
+            throw error
+        }
         preset.settings.metadata = Recorder.movieMetadata(preset: preset.name, camera: camera.name,
                                                           microphone: audio?.displayName, title: request.saveName,
                                                           startTime: request.startTime)
@@ -178,30 +205,13 @@ public final class Recorder: Sendable {
                                },
                                sidecar: { [self] in running.withLock { $0?.sidecar } ?? entry.sidecar })
         }
+        segments.withLock { $0 = segmented }
+        defer { segments.withLock { $0 = nil } }
         // A continuous recording's first segment takes the recording's lock over; a
         // recording that waits for triggers keeps it (and its pending entry, without a
         // file, which status and stop find) until it ends.
         if segmented != nil, request.segment?.events == nil { lock = nil }
 
-        var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
-                                     minFreeSpace: request.minFreeSpace,
-                                     nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
-        // A continuous recording goes on at the floor by removing its oldest segments.
-        if let segmented { limits.reclaim = { segmented.reclaimOldest() } }
-        let pending = store.directory
-        let freeSpace = freeSpace
-        let session = CaptureSession(video: opened!.source, audio: audio, frameRate: preset.settings.video.frameRate,
-                                     limits: limits, freeSpace: { freeSpace(pending) },
-                                     queue: CaptureQueue.sized(for: camera.format))
-        opened = nil
-        // The camera and the microphone start now, and the encoder and the file open
-        // while their first frames arrive, as ffmpeg's v4l2 input does: the recording
-        // begins a few hundred milliseconds sooner on a slow machine.
-        do { try session.startSources() } catch {
-            // A source that could not start: nothing was recorded, so nothing is kept.
-            store.abandon(entry)
-            throw error
-        }
         let output: any CaptureOutput
         let stretcher: (any AudioStretching)?
         do {

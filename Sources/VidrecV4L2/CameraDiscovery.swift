@@ -6,9 +6,15 @@ import VidrecMedia
 public struct CameraDiscovery: Sendable {
     /// The folder to look in (tests may point elsewhere).
     public let deviceDirectory: String
+    /// Which modes each description lists.
+    public let listing: ModeListing
 
-    /// Creates a discovery over `/dev`.
-    public init(deviceDirectory: String = "/dev") { self.deviceDirectory = deviceDirectory }
+    /// Creates a discovery over `/dev`, listing every mode or (`.readable`, for
+    /// recording) only those vidrec can read.
+    public init(deviceDirectory: String = "/dev", listing: ModeListing = .all) {
+        self.deviceDirectory = deviceDirectory
+        self.listing = listing
+    }
 
     /// The capture nodes, with their modes and controls. Nodes that cannot capture video
     /// (metadata, output, radio) are skipped; nodes that cannot be opened are skipped too
@@ -37,9 +43,10 @@ public struct CameraDiscovery: Sendable {
         guard V4L2Device.capturesVideo(capability) else {
             throw DeviceError.notACamera(path: path, reason: "it cannot capture video (a metadata or output node)")
         }
+        let (modes, formats) = try device.modes(listing)
         return CameraDescription(
             path: path, name: String(cTuple: capability.card), driver: String(cTuple: capability.driver),
-            bus: String(cTuple: capability.bus_info), modes: try device.modes(), controls: device.controls())
+            bus: String(cTuple: capability.bus_info), modes: modes, formats: formats, controls: device.controls())
     }
 
     /// Resolves `--camera`: `default` (the first camera), a path, an index from

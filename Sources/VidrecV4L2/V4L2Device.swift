@@ -109,11 +109,15 @@ final class V4L2Device: Sendable {
         return caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 && caps & UInt32(V4L2_CAP_STREAMING) != 0
     }
 
-    /// Every (format, size, rate) the node offers, through VIDIOC_ENUM_FMT,
-    /// VIDIOC_ENUM_FRAMESIZES and VIDIOC_ENUM_FRAMEINTERVALS. Stepwise ranges are
-    /// sampled at their ends and common sizes and rates in between.
-    func modes() throws -> [CameraMode] {
+    /// The (format, size, rate) modes the node offers, through VIDIOC_ENUM_FMT,
+    /// VIDIOC_ENUM_FRAMESIZES and VIDIOC_ENUM_FRAMEINTERVALS: every format's, or with
+    /// ``ModeListing/readable`` only those of the formats vidrec reads. Stepwise ranges
+    /// are sampled at their ends and common sizes and rates in between.
+    ///
+    /// - Returns: the modes, and every format offered (FOURCC names, in the driver's order).
+    func modes(_ listing: ModeListing) throws -> (modes: [CameraMode], formats: [String]) {
         var modes: [CameraMode] = []
+        var formats: [String] = []
         var formatIndex: UInt32 = 0
         while true {
             var format = v4l2_fmtdesc()
@@ -122,6 +126,8 @@ final class V4L2Device: Sendable {
             guard try enumerate(CV4L2_VIDIOC_ENUM_FMT, "VIDIOC_ENUM_FMT", &format) else { break }
             formatIndex += 1
             let fourcc = FourCC.name(format.pixelformat)
+            formats.append(fourcc)
+            if case .readable = listing, PixelFormat(rawValue: fourcc) == nil { continue }
             let emulated = format.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0
             for (width, height) in try sizes(format.pixelformat) {
                 for rate in try rates(format.pixelformat, width, height) {
@@ -129,7 +135,7 @@ final class V4L2Device: Sendable {
                 }
             }
         }
-        return modes
+        return (modes, formats)
     }
 
     private static let commonSizes = [(320, 240), (640, 360), (640, 480), (1280, 720), (1920, 1080), (3840, 2160)]

@@ -30,6 +30,8 @@ extension KernelDriverTests {
             #expect(cameras.allSatisfy { ($0["driver"] as? String) == "vivid" })
             let formats = Set((cameras[0]["modes"] as? [[String: Any]] ?? []).compactMap { $0["format"] as? String })
             #expect(formats.isSuperset(of: ["YUYV", "UYVY", "NV12", "YU12", "YV12", "RGB3", "BGR3"]))
+            // Formats vidrec does not read are listed too, with their sizes and rates.
+            #expect(formats.contains("YVYU"), "\(formats.sorted())")
             #expect((cameras[0]["controls"] as? [[String: Any]] ?? []).contains { ($0["name"] as? String) == "Brightness" })
             let microphones = try #require(json["microphones"] as? [[String: Any]])
             #expect(microphones.contains { ($0["name"] as? String) == "hw:0,1" && ($0["card"] as? String) == "Loopback" })
@@ -205,6 +207,19 @@ extension KernelDriverTests {
             #expect(result.err.hasPrefix(message), "\(result.err)")
             #expect(result.err.split(separator: "\n").count == 1)
             #expect(home.files(in: home.pending, ending: "").isEmpty, "nothing is left pending")
+        }
+
+        /// Recording asks the camera only for the sizes and rates of the formats vidrec
+        /// reads; a format it lacks is still refused naming every format it offers.
+        @Test func aMissingFormatIsRefusedNamingEveryFormatTheCameraOffers() throws {
+            let home = try Home()
+            let result = try VidrecProcess.run(["start", "--camera", "0", "--camera-format", "MJPG", "--mic", "none", "--max", "1"],
+                                               home: home.path)
+            #expect(result.code == 69)
+            let offered = try #require(result.err.split(separator: "; it offers ").last).split(separator: " (see")[0]
+            let formats = Set(offered.split(separator: ", ").map(String.init))
+            #expect(formats.isSuperset(of: ["YUYV", "YVYU", "UYVY", "NV12", "RGB3"]), "\(result.err)")
+            #expect(!formats.contains("MJPG"))
         }
 
         @Test func aUserOutsideTheVideoGroupIsToldHowToJoinIt() throws {

@@ -22,7 +22,7 @@ struct ControlsCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let description = try CameraDiscovery().resolve(camera)
+        let description = try CameraDiscovery(listing: .readable).resolve(camera)
         let controls = description.controls
         if json {
             let rows: [[String: Any]] = controls.map { control in

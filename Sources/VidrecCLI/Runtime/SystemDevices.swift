@@ -40,7 +40,7 @@ final class SystemDevices: RecordingDevices, Sendable {
 
     func findCamera() throws -> String? {
         guard camera != "test" else { return nil }
-        let description = try CameraDiscovery().resolve(camera)
+        let description = try CameraDiscovery(listing: .readable).resolve(camera)
         found.withLock { $0 = description }
         return description.path
     }
@@ -53,10 +53,10 @@ final class SystemDevices: RecordingDevices, Sendable {
             return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
                                 path: nil, mode: nil)
         }
-        let description = try found.withLock { $0 } ?? CameraDiscovery().resolve(camera)
+        let description = try found.withLock { $0 } ?? CameraDiscovery(listing: .readable).resolve(camera)
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
-                                                     camera: description.path)
+                                                     camera: description.path, offered: description.formats)
         let source = try open(description, mode: choice.mode)
         video.fit = choice.fit ?? fit
         // The driver may round the rate it was asked for.
@@ -84,12 +84,13 @@ final class SystemDevices: RecordingDevices, Sendable {
             let (width, height) = size ?? TestPatternCamera.largestSize
             return (TestPatternCamera(width: width, height: height, frameRate: Rational(30)), nil)
         }
-        let description = try found.withLock { $0 } ?? CameraDiscovery().resolve(camera)
+        let description = try found.withLock { $0 } ?? CameraDiscovery(listing: .readable).resolve(camera)
         let selector = CameraModeSelector()
         let mode = try size.map {
             try selector.choose(from: description.modes, width: $0.width, height: $0.height, frameRate: Rational(1),
-                                format: cameraFormat, fit: fit, camera: description.path).mode
-        } ?? selector.largest(from: description.modes, format: cameraFormat, camera: description.path)
+                                format: cameraFormat, fit: fit, camera: description.path, offered: description.formats).mode
+        } ?? selector.largest(from: description.modes, format: cameraFormat, camera: description.path,
+                              offered: description.formats)
         return (try open(description, mode: mode), mode.description)
     }
 
