@@ -5,10 +5,11 @@ import VidrecMedia
 /// The recording use case, from the request to the album: what `vidrec start` does,
 /// with the command line left to parse and render.
 ///
-/// It checks the disk and the camera, opens the sources and the movie output through
+/// It checks the disk and the camera, opens and starts the sources through
 /// ``RecordingDevices``, creates the recording in the pending area (locked, with its
-/// sidecar), runs the ``CaptureSession``, finalizes the file, writes how it ended into
-/// the sidecar and, when asked and the recording ended well, saves it to the album.
+/// sidecar) and opens the movie output while their first frames queue, runs the
+/// ``CaptureSession``, finalizes the file, writes how it ended into the sidecar and,
+/// when asked and the recording ended well, saves it to the album.
 public final class Recorder: Sendable {
     private let store: RecordingStore
     private let devices: any RecordingDevices & Sendable

@@ -24,9 +24,12 @@ public struct OutputPolicy: Sendable, Equatable {
     /// (11 MB of 48 kHz stereo 16-bit).
     public static let defaultAudioBacklogSeconds = 60
     /// The video backlog an output may build up, in seconds of frames: an encoder that
-    /// starts slowly (x264 in its first second) or a disk that stalls for a moment costs
-    /// no frames.
-    public static let videoBacklogSeconds = 1
+    /// starts slowly (x264 in its first second, behind the frames the camera sent while
+    /// it opened) or a disk that stalls for a moment costs no frames. ffmpeg's v4l2 input
+    /// keeps up to 32 driver buffers (2.6 s at 12.5 fps); with one second, vidrec
+    /// dropped up to 10 frames at the start of 1280x720 at 12.5 fps in the test VM where
+    /// ffmpeg dropped none.
+    public static let videoBacklogSeconds = 3
     /// The most memory the waiting frames may take.
     public static let videoBacklogBytes = 96 << 20
     /// The fewest frames an output can hold, however large they are.

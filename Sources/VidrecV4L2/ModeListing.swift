@@ -4,7 +4,8 @@ public enum ModeListing: Sendable {
     case all
     /// The sizes and rates of the formats vidrec reads (``VidrecMedia/PixelFormat``)
     /// only; the other formats are named in ``CameraDescription/formats``. Choosing a
-    /// recording's mode needs no more, and the camera starts sooner: vivid offers 84
-    /// formats, and asking for the rates of all their sizes takes about 4,000 ioctls.
+    /// recording's mode needs no more, and the camera starts sooner: vivid offers dozens
+    /// of formats, and asking for the rates of every size of each takes about 4,000
+    /// ioctls (0.15 s in the test VM, against 0.06 s for the formats vidrec reads).
     case readable
 }
