@@ -3,7 +3,8 @@
 // vidrec: a command-line video recorder for Linux.
 //
 // Targets, from the bottom up (see README.md, "Architecture"):
-//   C*                 system libraries and shims for what Swift cannot import
+//   C*                 system libraries and shims for what Swift cannot import (libavfilter,
+//                      used only by the contact sheet, is loaded when first used)
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
 //                      connections (a thread and a bounded queue each), queues, errors
 //   VidrecMP4          finishing a fragmented MP4 in place: an index over the data on disk
@@ -27,7 +28,7 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavfilter libswscale libswresample libavutil",
+            pkgConfig: "libavformat libavcodec libswscale libswresample libavutil",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         .systemLibrary(
@@ -41,10 +42,12 @@ let package = Package(
             providers: [.apt(["libv4l-dev"])]
         ),
         .target(name: "CSystemShims"),
+        // libavfilter's headers, and the library loaded with dlopen on first use.
+        .target(name: "CFFmpegFilters", dependencies: ["CFFmpeg"]),
 
         .target(name: "VidrecMedia", dependencies: ["CSystemShims"]),
         .target(name: "VidrecMP4", dependencies: ["VidrecMedia"]),
-        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg"]),
+        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg", "CFFmpegFilters"]),
         .target(name: "VidrecTestSources", dependencies: ["VidrecMedia"]),
         .target(name: "VidrecV4L2", dependencies: ["VidrecMedia", "CV4L2"]),
         .target(name: "VidrecALSA", dependencies: ["VidrecMedia", "CALSA"]),

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegFilters
 import VidrecMedia
 
 /// One JPEG of many pictures with a label under each (`vidrec sheet`), drawn with
@@ -55,9 +56,9 @@ public struct ContactSheet: Sendable {
             for (index, end) in ends.enumerated() { try graph.link(end, to: stack, UInt32(index)) }
             try graph.link(stack, to: sink)
         }
-        try check(avfilter_graph_config(graph.pointer, nil), "avfilter_graph_config", subject)
+        try check(cffmpeg_filters_graph_config(graph.pointer, nil), "avfilter_graph_config", subject)
         let frame = try OwnedFrame(subject: subject)
-        try check(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame", subject)
+        try check(cffmpeg_filters_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame", subject)
         return try JPEGEncoder.encode(frame.pointer, width: Int(frame.pointer.pointee.width), subject: subject)
     }
 }

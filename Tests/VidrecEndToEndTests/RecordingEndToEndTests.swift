@@ -119,6 +119,11 @@ extension EndToEndTests {
             let child = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "low"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
             try child.waitUntilRecorded(2)
+            // Only the contact sheet uses libavfilter: a recording does not load it (with
+            // the libraries it needs, it would be about 12 MB of the recording's memory).
+            let mapsFile = try #require(FileHandle(forReadingAtPath: "/proc/\(child.process.processIdentifier)/maps"))
+            let maps = String(decoding: mapsFile.readDataToEndOfFile(), as: UTF8.self)
+            #expect(maps.contains("libavcodec.so") && !maps.contains("libavfilter.so"), "\(maps.count) bytes of maps")
             switch how {
             case "stop":
                 let stop = try VidrecProcess.run(["stop"], home: home.path)
