@@ -3,9 +3,10 @@ import Glibc
 import Synchronization
 import VidrecMedia
 
-/// A V4L2 camera as a capture source: mmap streaming with at least four buffers,
-/// dequeued on the `vidrec.camera` thread with `poll` and a timeout, so a camera that
-/// stops sending is reported instead of hanging.
+/// A V4L2 camera as a capture source: mmap streaming with half a second of driver
+/// buffers (``driverBufferCount(frameBytes:frameRate:)``), dequeued on the
+/// `vidrec.camera` thread with `poll` and a timeout, so a camera that stops sending is
+/// reported instead of hanging.
 ///
 /// Frames carry the kernel's capture timestamp when the driver stamps them on
 /// CLOCK_MONOTONIC (otherwise the dequeue time), and its sequence number, whose gaps
@@ -13,6 +14,27 @@ import VidrecMedia
 public final class V4L2Camera: VideoCaptureSource {
     /// How long the camera may send nothing before it counts as gone.
     public static let frameTimeout: Int32 = CaptureTiming.stallTimeout.milliseconds
+
+    /// The fewest driver buffers asked for.
+    public static let minimumDriverBuffers = 6
+    /// The most driver buffers asked for: as many as ffmpeg's v4l2 input asks for.
+    public static let maximumDriverBuffers = 32
+    /// The most memory the driver buffers may take together.
+    public static let driverBufferBytes = 32 << 20
+
+    /// How many driver buffers to ask for: half a second of frames, so that the camera
+    /// drops none while the capture thread waits for a busy CPU (the frames only queue
+    /// in the driver), between ``minimumDriverBuffers`` and ``maximumDriverBuffers``,
+    /// and within ``driverBufferBytes`` (at 1080p, uncompressed frames are 4 MB each).
+    ///
+    /// - Parameters:
+    ///   - frameBytes: a buffer's size, as the driver reported it (`sizeimage`).
+    ///   - frameRate: the camera's frame rate.
+    public static func driverBufferCount(frameBytes: Int, frameRate: Rational) -> Int {
+        let halfSecond = Int((frameRate.doubleValue / 2).rounded(.up))
+        let withinBytes = driverBufferBytes / max(1, frameBytes)
+        return max(minimumDriverBuffers, min(halfSecond, withinBytes, maximumDriverBuffers))
+    }
 
     public let displayName: String
     public let videoFormat: VideoFormat
@@ -77,7 +99,7 @@ public final class V4L2Camera: VideoCaptureSource {
         videoFormat = VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRate: rate)
 
         var request = v4l2_requestbuffers()
-        request.count = 6
+        request.count = UInt32(V4L2Camera.driverBufferCount(frameBytes: Int(format.fmt.pix.sizeimage), frameRate: rate))
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         request.memory = V4L2_MEMORY_MMAP.rawValue
         try device.controlReportingBusy(CV4L2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS", &request)
