@@ -114,10 +114,8 @@ public final class Recorder: Sendable {
     /// The tags written into the movie: what made it and when (``MovieMetadataKey``).
     static func movieMetadata(preset: String, camera: String, microphone: String?, title: String?,
                               startTime: Date) -> [String: String] {
-        let time = ISO8601DateFormatter()
-        time.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var tags = [MovieMetadataKey.preset: preset, MovieMetadataKey.camera: camera,
-                    MovieMetadataKey.creationTime: time.string(from: startTime)]
+                    MovieMetadataKey.creationTime: DateText.iso8601(startTime, milliseconds: true)]
         tags[MovieMetadataKey.microphone] = microphone
         tags[MovieMetadataKey.title] = title
         return tags

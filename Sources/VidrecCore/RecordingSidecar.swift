@@ -89,7 +89,7 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
         self.camera = camera
         self.microphone = microphone
         self.container = container
-        self.startTime = ISO8601DateFormatter().string(from: startTime)
+        self.startTime = DateText.iso8601(startTime)
         self.state = .recording
         self.pid = pid
         self.maxDuration = maxDuration

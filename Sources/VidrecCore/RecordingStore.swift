@@ -96,10 +96,7 @@ public struct RecordingStore: Sendable {
     /// - Parameter makeSidecar: builds the sidecar for the chosen ID.
     /// - Returns: the entry and the lock, which the caller holds until it is done.
     public func create(at date: Date, _ makeSidecar: (String) -> RecordingSidecar) throws -> (Entry, RecordingLock) {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        let stem = formatter.string(from: date)
+        let stem = DateText.recordingID(date)
         for attempt in 1...1000 {
             let id = attempt == 1 ? stem : "\(stem)-\(attempt)"
             let sidecarPath = directory + "/" + id + ".json"

@@ -97,7 +97,7 @@ final class SegmentedRecording: SegmentSink, Sendable {
         let (entry, lock) = try store.create(at: date) { [firstSocket] id in
             var made = template
             made.id = id
-            made.startTime = ISO8601DateFormatter().string(from: date)
+            made.startTime = DateText.iso8601(date)
             made.state = .recording
             made.saveName = name
             made.segment = index
