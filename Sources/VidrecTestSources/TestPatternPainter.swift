@@ -8,6 +8,8 @@ struct TestPatternPainter: Sendable {
     /// One row of bars, twice over, so a scrolled row is a single copy.
     private let barsTwice: [UInt8]
     private let digitScale: Int
+    /// The frames' blocks, used again once the encoder has converted a frame.
+    private let pool: FrameBufferPool
 
     /// BT.601 limited-range Y, U, V of white, yellow, cyan, green, magenta, red, blue, black.
     private static let bars: [(UInt8, UInt8, UInt8)] = [
@@ -34,12 +36,14 @@ struct TestPatternPainter: Sendable {
             row.replaceSubrange(pair * 4..<pair * 4 + 4, with: [y, u, y, v])
         }
         barsTwice = row + row
+        pool = FrameBufferPool(blockSize: width * 2 * height, keep: 8)
     }
 
-    /// Paints frame `frameNumber` into a new buffer of `width × height × 2` bytes.
+    /// Paints frame `frameNumber` into a buffer of `width × height × 2` bytes (every
+    /// byte of it: the block may hold an earlier frame).
     func paint(frameNumber: UInt64) -> FrameBuffer {
         let stride = width * 2
-        let buffer = FrameBuffer(count: stride * height)
+        let buffer = pool.buffer(count: stride * height)
         let pixels = buffer.bytes.assumingMemoryBound(to: UInt8.self)
         let shift = Int(frameNumber % UInt64(width / 2)) * 4
         barsTwice.withUnsafeBufferPointer { bars in

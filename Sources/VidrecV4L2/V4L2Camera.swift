@@ -42,6 +42,8 @@ public final class V4L2Camera: VideoCaptureSource {
     private let strides: [Int]
     private let device: V4L2Device
     private let buffers: [MappedBuffer]
+    /// The blocks frames are copied into, as many kept as there are driver buffers.
+    private let pool: FrameBufferPool
     private let worker = CaptureWorker()
     /// Controls to set back when the camera is closed: (ID, key, value before), in the
     /// order they were changed.
@@ -118,6 +120,7 @@ public final class V4L2Camera: VideoCaptureSource {
             mapped.append(MappedBuffer(start: start, length: Int(buffer.length)))
         }
         buffers = mapped
+        pool = FrameBufferPool(blockSize: mapped.map(\.length).max()!, keep: mapped.count)
     }
 
     /// Sets camera controls (VIDIOC_S_CTRL), in order, before streaming. V4L2 controls
@@ -219,7 +222,7 @@ public final class V4L2Camera: VideoCaptureSource {
             let corrupt = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
             if !corrupt {
                 let mapped = buffers[Int(buffer.index)]
-                let copy = FrameBuffer(copying: mapped.start, count: min(used, mapped.length))
+                let copy = pool.buffer(copying: mapped.start, count: min(used, mapped.length))
                 queue.push(.video(VideoFrame(
                     pixelFormat: videoFormat.pixelFormat, width: videoFormat.width, height: videoFormat.height,
                     buffer: copy, byteCount: copy.count, strides: strides, captureTime: captureTime,
