@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -30,4 +31,8 @@ int csystem_pidfd_open(int pid) {
 
 int csystem_pidfd_send_signal(int pidfd, int signal) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
+}
+
+int csystem_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }

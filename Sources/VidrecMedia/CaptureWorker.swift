@@ -2,20 +2,27 @@ import Synchronization
 
 /// The named thread of a capture source and the flag that keeps it going.
 ///
-/// A source's loop checks ``isRunning`` at least every 100 ms; ``stop()`` clears it and
-/// joins the thread.
+/// A source's loop checks ``isRunning`` at least every 100 ms; ``stop()`` clears it,
+/// fires ``wake`` (which a loop blocked in `poll` watches, to end at once) and joins the
+/// thread.
 public final class CaptureWorker: Sendable {
     private let running = Atomic<Bool>(false)
     private let thread = Mutex<NamedThread?>(nil)
+    /// Fired by ``stop()``; nil when no eventfd could be made (the loop then notices the
+    /// stop at its next wake-up).
+    public let wake: WakeSignal?
 
     /// Creates a stopped worker.
-    public init() {}
+    public init() {
+        wake = try? WakeSignal()
+    }
 
     /// Whether the loop should go on.
     public var isRunning: Bool { running.load(ordering: .relaxed) }
 
     /// Starts `body` on a thread called `name`.
     public func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        wake?.reset()
         running.store(true, ordering: .sequentiallyConsistent)
         let worker = NamedThread(name: name, body)
         thread.withLock { $0 = worker }
@@ -27,6 +34,7 @@ public final class CaptureWorker: Sendable {
     @discardableResult
     public func stop() -> Bool {
         running.store(false, ordering: .sequentiallyConsistent)
+        wake?.fire()
         let worker = thread.withLock { current -> NamedThread? in defer { current = nil }; return current }
         worker?.join()
         return worker != nil

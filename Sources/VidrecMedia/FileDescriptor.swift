@@ -158,10 +158,22 @@ extension FileDescriptor {
     /// - Returns: the events that happened (`revents`), or 0 on time-out.
     /// The corresponding C function is `poll`.
     public func poll(_ events: Int16, milliseconds: Int32, _ subject: String) throws(SystemError) -> Int16 {
-        var poller = pollfd(fd: rawValue, events: events, revents: 0)
+        try poll(events, orWake: nil, milliseconds: milliseconds, subject)
+    }
+
+    /// Waits up to `milliseconds` for `events` on this descriptor, or until `wake` fires.
+    ///
+    /// - Returns: the events that occurred here, or 0 on a timeout, an interrupting
+    ///   signal or a fired `wake` (the caller then checks why it should go on).
+    /// - Throws: ``SystemError`` for a failed `poll`. The corresponding C function is
+    ///   `poll`.
+    public func poll(_ events: Int16, orWake wake: WakeSignal?, milliseconds: Int32,
+                     _ subject: String) throws(SystemError) -> Int16 {
+        var pollers = [pollfd(fd: rawValue, events: events, revents: 0)]
+        if let wake { pollers.append(pollfd(fd: wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
         do {
-            let ready = try systemCall("poll", subject) { Glibc.poll(&poller, 1, milliseconds) }
-            return ready > 0 ? poller.revents : 0
+            let ready = try systemCall("poll", subject) { Glibc.poll(&pollers, nfds_t(pollers.count), milliseconds) }
+            return ready > 0 ? pollers[0].revents : 0
         } catch where error.errno == EINTR {
             return 0
         }

@@ -190,8 +190,8 @@ public final class V4L2Camera: VideoCaptureSource {
             var revents: Int16 = 0
             while worker.isRunning, waited < V4L2Camera.frameTimeout {
                 do {
-                    revents = try FileDescriptor(rawValue: device.fd).poll(Int16(POLLIN), milliseconds: CaptureTiming.wakeInterval.milliseconds,
-                                                                           device.path)
+                    revents = try FileDescriptor(rawValue: device.fd).poll(Int16(POLLIN), orWake: worker.wake,
+                                                                           milliseconds: CaptureTiming.wakeInterval.milliseconds, device.path)
                 } catch {
                     return error
                 }

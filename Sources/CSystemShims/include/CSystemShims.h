@@ -25,4 +25,10 @@ int csystem_pidfd_open(int pid);
 /// -1 with errno set (ESRCH once the process has ended).
 int csystem_pidfd_send_signal(int pidfd, int signal);
 
+/// A non-blocking, close-on-exec eventfd with a count of 0 (`eventfd`), which a thread
+/// blocked in `poll` watches beside its device so that another thread can wake it.
+/// Returns the descriptor or -1 with errno set. `<sys/eventfd.h>` is not part of
+/// Glibc's Swift module.
+int csystem_eventfd(void);
+
 #endif

@@ -16,6 +16,8 @@ final class ControlServer: Sendable {
     private let path: String
     private let socket: FileDescriptor
     private let stopping = Atomic<Bool>(false)
+    /// Fired by ``close()`` to end the wait for a connection at once.
+    private let wake: WakeSignal?
     private let thread: Mutex<NamedThread?> = Mutex(nil)
 
     /// Listens at `path` and answers each request with `handler` (on the server's thread).
@@ -25,9 +27,10 @@ final class ControlServer: Sendable {
     init(path: String, handler: @escaping @Sendable (ControlRequest) -> ControlReply) throws(SystemError) {
         self.path = path
         socket = try FileDescriptor.listeningSocket(at: path)
+        wake = try? WakeSignal()
         let started = NamedThread(name: "vidrec.control") { [self] in
             while !stopping.load(ordering: .relaxed) {
-                guard let ready = try? socket.poll(Int16(POLLIN), milliseconds: 100, path), ready != 0,
+                guard let ready = try? socket.poll(Int16(POLLIN), orWake: wake, milliseconds: 100, path), ready != 0,
                       let connection = try? socket.accept(path)
                 else { continue }
                 connection.closeAfter {
@@ -51,6 +54,7 @@ final class ControlServer: Sendable {
     /// Stops answering, waits for the request in hand, and removes the socket.
     func close() {
         stopping.store(true, ordering: .relaxed)
+        wake?.fire()
         thread.withLock { $0?.join(); $0 = nil }
         socket.close()
         FileSystem.removeQuietly(path)
