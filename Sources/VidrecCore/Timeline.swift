@@ -58,6 +58,11 @@ public struct Timeline: Sendable {
     public private(set) var isStopping = false
 
     private var lastIndex: Int64 = -1
+    /// Nanoseconds added to video capture times: after a camera switch, the new camera's
+    /// frames are moved (by under a frame) onto the movie's slot grid.
+    private var videoShift: Int64 = 0
+    /// Whether the next frame placed is a new camera's first (``cameraSwitched()``).
+    private var rephase = false
     private var lastSequence: UInt64?
     private var endFrame: Int64?
     private var pendingAudio: [AudioChunk] = []
@@ -124,7 +129,7 @@ public struct Timeline: Sendable {
         if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
         lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
-        let position = Rational(frame.captureTime - origin!, Duration.nanosecondsPerSecond) * frameRate
+        let position = Rational(frame.captureTime + videoShift - origin!, Duration.nanosecondsPerSecond) * frameRate
         // The nearest slot; but a frame up to `jitterTolerance` late for the next slot
         // takes that slot (a real gap is a whole frame or more).
         let next = Rational(lastIndex + 1)
@@ -137,6 +142,15 @@ public struct Timeline: Sendable {
             finishVideo(arrival: arrival)
             return nil
         }
+        if rephase {
+            // A new camera's frames fall anywhere within the slots: half a frame off, its
+            // timestamps' jitter (4 ms steps where the kernel ticks at 250 Hz) would
+            // make some of them land a slot late and leave a false gap. From its first
+            // frame on, it is placed as if that frame had come exactly on its slot.
+            let offset = (Double(index) - position.doubleValue) / frameRate.doubleValue
+            videoShift += Int64((offset * Double(Duration.nanosecondsPerSecond)).rounded())
+            rephase = false
+        }
         droppedFrames += index - lastIndex - 1
         lastIndex = index
         videoFrames += 1
@@ -145,11 +159,14 @@ public struct Timeline: Sendable {
     }
 
     /// The camera was switched (``CaptureSession/switchCamera(to:)``): the next frame
-    /// comes from another device, whose sequence numbers start afresh.
+    /// comes from another device, whose sequence numbers start afresh, and whose frames
+    /// are moved onto the movie's slots by where its first frame lands (by under a
+    /// frame: up to half a frame early or three quarters late against the audio).
     /// (A first frame captured within the old camera's last slot is left out, as any
     /// frame in a slot already taken: the next one takes the next slot.)
     public mutating func cameraSwitched() {
         lastSequence = nil
+        rephase = true
     }
 
     /// `count` empty slots just before the last frame placed were filled with a repeat

@@ -91,6 +91,32 @@ import VidrecMedia
         #expect(timeline.droppedFrames == 2)
     }
 
+    /// After a camera switch the new camera's frames fall anywhere within the slots (here
+    /// 60 % of a frame late); with its timestamps' jitter on top (vivid's come in 4 ms
+    /// steps), one of them would be more than ``Timeline/jitterTolerance`` late and
+    /// leave a false gap. Its frames are placed from where its first frame landed.
+    @Test(arguments: [Int64(6), 4, -3])
+    func aSwitchedCameraOffTheSlotGridLeavesNoFalseGapButARealOneShows(phaseTenths: Int64) {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
+        let period = Self.second / 30
+        var placed: [Int64] = []
+        for n in 0..<10 {
+            let t = Self.start + Int64(n) * period
+            if let index = timeline.place(frame(at: t, sequence: UInt64(n)), arrival: t) { placed.append(index) }
+        }
+        timeline.cameraSwitched()
+        // The new camera: 20 frames, the third 7 ms late and the sixth 7 ms early, and its
+        // 15th frame lost (a real gap).
+        for k in Int64(0)..<20 where k != 14 {
+            let jitter: Int64 = k == 2 ? 7_000_000 : k == 5 ? -7_000_000 : 0
+            let t = Self.start + (10 + k) * period + phaseTenths * period / 10 + jitter
+            if let index = timeline.place(frame(at: t, sequence: UInt64(k)), arrival: t) { placed.append(index) }
+        }
+        #expect(placed == Array(0..<24) + Array(25..<30), "\(placed)")
+        #expect(timeline.droppedFrames == 1)
+        #expect(timeline.sequenceGaps == 1)
+    }
+
     @Test func framesLandingInATakenSlotAreNotWrittenTwice() {
         var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
         #expect(timeline.place(frame(at: Self.start), arrival: Self.start) == 0)
