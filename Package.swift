@@ -47,7 +47,7 @@ let package = Package(
 
         .target(name: "VidrecMedia", dependencies: ["CSystemShims"]),
         .target(name: "VidrecMP4", dependencies: ["VidrecMedia"]),
-        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg", "CFFmpegFilters"]),
+        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg", "CFFmpegFilters", "CSystemShims"]),
         .target(name: "VidrecTestSources", dependencies: ["VidrecMedia"]),
         .target(name: "VidrecV4L2", dependencies: ["VidrecMedia", "CV4L2"]),
         .target(name: "VidrecALSA", dependencies: ["VidrecMedia", "CALSA"]),

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CSystemShims
 import VidrecMedia
 
 /// The video stream of a movie: its encoder, its output frame and the scaler that
@@ -120,19 +121,53 @@ final class VideoStreamEncoder: StreamEncoder {
     ///   where the VM benchmark dropped frames without them) with a lookahead of a sixth
     ///   of a second and a threaded-lookahead buffer of two frames: at `medium` and
     ///   `high` (30 fps) a kill -9 lost 0.40 s instead of 0.67–0.71 s, for the same CPU
-    ///   time and bytes (scripts/benchmark-finish --crash-only).
+    ///   time and bytes (scripts/benchmark-finish --crash-only). The frame threads are
+    ///   capped (``frameThreads(processors:frameRate:lookahead:)``) so that a machine
+    ///   with many cores does not hold more.
     private static func applyLowLatency(_ cc: UnsafeMutablePointer<AVCodecContext>,
                                         _ settings: VideoEncoding) throws(FFmpegError) {
         let codec = settings.codec
         let rate = settings.frameRate
         let pixelRate = Double(settings.width * settings.height) * rate.doubleValue
         let isSmall = pixelRate <= lowDelayPixelRate
-        let lookahead = max(1, Int(rate.numerator / ((isSmall ? 10 : 6) * rate.denominator)))
-        try EncoderOptions.set(cc, "rc-lookahead", String(min(isSmall ? 3 : 10, lookahead)), codec: codec)
+        let lookahead = min(isSmall ? 3 : 10, max(1, Int(rate.numerator / ((isSmall ? 10 : 6) * rate.denominator))))
+        try EncoderOptions.set(cc, "rc-lookahead", String(lookahead), codec: codec)
         if EncoderOptions.has(cc, "x264-params") {
-            try EncoderOptions.set(cc, "x264-params", isSmall ? "sliced-threads=1:sync-lookahead=0" : "sync-lookahead=2",
+            try EncoderOptions.set(cc, "x264-params",
+                                   isSmall ? "sliced-threads=1:sync-lookahead=0" : "sync-lookahead=\(syncLookahead)",
                                    codec: codec)
+            if !isSmall {
+                let processors = settings.processors ?? Int(csystem_available_processors())
+                cc.pointee.thread_count = Int32(frameThreads(processors: processors, frameRate: rate, lookahead: lookahead))
+            }
         }
+    }
+
+    /// x264's threaded-lookahead buffer, in frames, when it encodes several frames at once.
+    static let syncLookahead = 2
+
+    /// The most a crash should lose to the frames x264 holds back: a third of a second
+    /// and a little more (the fragment being built and the last writes add about a
+    /// tenth of a second, for at most half a second in all).
+    static let heldSeconds = Rational(7, 20)
+
+    /// x264's frame threads for a picture encoded several frames at once: as many as x264
+    /// would start by itself (one and a half a processor, 3 on two cores), but no more
+    /// than keep the frames it holds within ``heldSeconds``. It holds max(B-frames,
+    /// `lookahead`) + ``syncLookahead`` + one frame a thread (measured through FFmpeg):
+    /// on 8 processors x264 would start 12 and hold 19 frames at 30 fps (0.63 s);
+    /// capped, it starts 3 and holds 10 (0.33 s), as on two. Never fewer than the 3
+    /// that two processors start, which keep 720p in real time in the benchmark VM; at
+    /// 60 fps the cap is 9. Three frame threads still encode 1080p at veryfast faster
+    /// than real time on a current processor; the rest of the cores stay free.
+    ///
+    /// - Parameter lookahead: the `rc-lookahead` set (veryfast and faster presets have at
+    ///   most 3 B-frames).
+    static func frameThreads(processors: Int, frameRate: Rational, lookahead: Int) -> Int {
+        let automatic = max(1, processors * 3 / 2)
+        let budget = Int(frameRate.doubleValue * heldSeconds.doubleValue)
+        let cap = max(3, budget - max(3, lookahead) - syncLookahead)
+        return min(automatic, cap)
     }
 
     /// MJPEG frames that could not be decoded and were left out (cameras do send

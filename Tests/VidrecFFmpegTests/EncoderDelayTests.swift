@@ -30,4 +30,29 @@ import VidrecMedia
         try encoder.finish()
         #expect(log.packets.filter { $0.kind == .video }.count == frames)
     }
+
+    /// `medium`'s picture (1280x720 at 30 fps, veryfast) is encoded several frames at once,
+    /// each frame thread holding a frame. x264 starts one and a half threads a processor:
+    /// on 16 processors it would hold 31 frames (a second); vidrec caps the threads so
+    /// that it holds 10 (0.33 s), as on two processors.
+    @Test(arguments: [(processors: 2, held: 10), (processors: 16, held: 10)])
+    func x264HoldsAThirdOfASecondOnAnyNumberOfProcessors(processors: Int, held: Int) throws {
+        FFmpegLog.configure(level: nil)
+        let width = 1280, height = 720
+        var video = VideoEncoding(codec: "libx264", width: width, height: height, frameRate: Rational(30),
+                                  pixelFormat: "yuv420p", speed: "veryfast", crf: 23, bitRate: nil, keyframeInterval: 30)
+        video.processors = processors
+        let encoder = try MovieEncoder(settings: MovieSettings(container: .mp4, video: video, audio: nil), globalHeader: true)
+        let log = PacketLog("log")
+        encoder.connect(log, policy: .movieFile, threadName: "test.delay")
+        let frames = 45
+        for index in 0..<frames {
+            try encoder.appendVideo(TestFrames.ramp(index, width: width, height: height), frameIndex: Int64(index))
+        }
+        // Before the flush: every frame but the last `held` has come out.
+        let came = log.waitFor(frames - held, of: .video, timeout: 30)
+        #expect(came, "\(log.packets.count) packets out of \(frames) frames before the flush on \(processors) processors")
+        try encoder.finish()
+        #expect(log.packets.filter { $0.kind == .video }.count == frames)
+    }
 }

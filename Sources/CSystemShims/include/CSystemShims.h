@@ -31,4 +31,8 @@ int csystem_pidfd_send_signal(int pidfd, int signal);
 /// Glibc's Swift module.
 int csystem_eventfd(void);
 
+/// The processors this process may run on (`sched_getaffinity` and `CPU_COUNT`, the
+/// count x264 sizes its threads by), or the online processors if that fails; at least 1.
+int csystem_available_processors(void);
+
 #endif
