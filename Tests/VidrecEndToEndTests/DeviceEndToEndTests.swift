@@ -66,11 +66,13 @@ extension KernelDriverTests {
             let heard = Probe.dominantFrequency(Array(samples[24000..<120_000]), rate: 48000)
             #expect(abs(heard.hertz - 440) < 2, "the 440 Hz tone: \(heard)")
             // Without an overrun the sound is never cut or padded: the tone runs on with
-            // an unbroken phase from 20-ms block to block.
+            // an unbroken phase from 20-ms block to block (turning a little where a loaded
+            // machine set off the drift correction).
             if (sidecar["overruns"] as? Int ?? 0) == 0 {
                 #expect(sidecar["insertedSilence"] as? Double == 0 && sidecar["droppedAudio"] as? Double == 0, "\(sidecar)")
                 let blocks = Probe.toneBlocks(Array(samples[4800...]), frequency: 440, rate: 48000)
-                #expect(Probe.phaseJumps(blocks).isEmpty, "phase jumps at blocks \(Probe.phaseJumps(blocks))")
+                let jumps = Probe.phaseJumps(blocks, tolerance: Probe.phaseTolerance(frequency: 440, sidecar: sidecar))
+                #expect(jumps.isEmpty, "phase jumps at blocks \(jumps) of \(blocks.count) (\(samples.count) samples): \(jumps.map { (blocks[$0 - 1], blocks[$0]) }); drift correction \(sidecar["driftCorrection"] ?? "none") s")
                 #expect(blocks.filter { $0.amplitude < 1000 }.isEmpty, "no silent block")
             }
             // The tone plays throughout, so sound starts with the first frame: no more than

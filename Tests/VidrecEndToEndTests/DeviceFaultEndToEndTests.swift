@@ -187,12 +187,9 @@ extension KernelDriverTests {
             #expect(abs(Double(gap.count) * 0.02 - silence) <= 0.06, "gap \(Double(gap.count) * 0.02) s, sidecar \(silence) s")
             let beforeGap = Array(blocks[5..<gap.lowerBound]), afterGap = Array(blocks[(gap.upperBound + 2)...])
             #expect(afterGap.count >= 50, "at least a second of tone after the gap")
-            // On a loaded machine the timestamps jitter enough for the drift correction to
-            // stretch audio (the sidecar says how much): by at most 0.5 %, which turns a
-            // 440 Hz tone's phase by up to 2π · 440 Hz · 20 ms · 0.005 = 0.28 rad per block.
-            // That much is allowed then; a cut or a doubled piece is a jump beyond it.
+            // On a loaded machine the drift correction may stretch audio a little.
             let stretched = sidecar["driftCorrection"] as? Double ?? 0
-            let tolerance = 0.3 + (stretched != 0 ? 2 * Double.pi * 440 * 0.02 * 0.005 : 0)
+            let tolerance = Probe.phaseTolerance(frequency: 440, sidecar: sidecar)
             let jumpsBefore = Probe.phaseJumps(beforeGap, tolerance: tolerance)
             let jumpsAfter = Probe.phaseJumps(afterGap, tolerance: tolerance)
             #expect(jumpsBefore.isEmpty, "before the gap (\(beforeGap.count) blocks, \(stretched) s stretched): jumps at \(jumpsBefore)")

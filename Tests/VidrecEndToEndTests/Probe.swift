@@ -164,6 +164,16 @@ enum Probe {
         }
     }
 
+    /// The phase turn allowed from one 20-ms block of a `frequency` tone to the next:
+    /// 0.3 rad for the codec's noise, and, when the sidecar says the drift correction
+    /// stretched audio (`driftCorrection`, which a loaded machine's jittery timestamps
+    /// can set off), what stretching by its most, 0.5 %, turns the phase by in a block
+    /// (2π · 440 Hz · 20 ms · 0.005 = 0.28 rad). A cut or a doubled piece is a jump beyond it.
+    static func phaseTolerance(frequency: Double, sidecar: [String: Any]) -> Double {
+        let stretched = sidecar["driftCorrection"] as? Double ?? 0
+        return 0.3 + (stretched != 0 ? 2 * Double.pi * frequency * 0.02 * 0.005 : 0)
+    }
+
     /// Indexes of blocks whose phase jumps against the previous block (by more than
     /// `tolerance` radians) while both hold the tone.
     static func phaseJumps(_ blocks: [(amplitude: Double, phase: Double)], minimumAmplitude: Double = 1000,
