@@ -169,11 +169,17 @@ extension FileDescriptor {
     ///   `poll`.
     public func poll(_ events: Int16, orWake wake: WakeSignal?, milliseconds: Int32,
                      _ subject: String) throws(SystemError) -> Int16 {
-        var pollers = [pollfd(fd: rawValue, events: events, revents: 0)]
-        if let wake { pollers.append(pollfd(fd: wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0)) }
+        // On the stack, as this runs once a frame: without a wake signal its entry has
+        // descriptor -1, which poll skips.
+        var pollers = (pollfd(fd: rawValue, events: events, revents: 0),
+                       pollfd(fd: wake?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0))
         do {
-            let ready = try systemCall("poll", subject) { Glibc.poll(&pollers, nfds_t(pollers.count), milliseconds) }
-            return ready > 0 ? pollers[0].revents : 0
+            let ready = try systemCall("poll", subject) {
+                withUnsafeMutablePointer(to: &pollers) { pair in
+                    pair.withMemoryRebound(to: pollfd.self, capacity: 2) { Glibc.poll($0, 2, milliseconds) }
+                }
+            }
+            return ready > 0 ? pollers.0.revents : 0
         } catch where error.errno == EINTR {
             return 0
         }
