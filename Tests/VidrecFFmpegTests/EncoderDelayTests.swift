@@ -10,25 +10,9 @@ import VidrecMedia
     /// so it holds only the frames its B-frames wait for and one more (4, 0.27 s), on any
     /// number of cores. With frame threads it held 6 on two cores, and more on more.
     @Test func x264HoldsNoMoreThanItsBFramesForASmallPicture() throws {
-        FFmpegLog.configure(level: nil)
-        let width = 640, height = 360
-        let settings = MovieSettings(
-            container: .mp4,
-            video: VideoEncoding(codec: "libx264", width: width, height: height, frameRate: Rational(15),
-                                 pixelFormat: "yuv420p", speed: "veryfast", crf: 26, bitRate: nil, keyframeInterval: 15),
-            audio: nil)
-        let encoder = try MovieEncoder(settings: settings, globalHeader: true)
-        let log = PacketLog("log")
-        encoder.connect(log, policy: .movieFile, threadName: "test.delay")
-        let frames = 30
-        for index in 0..<frames {
-            try encoder.appendVideo(TestFrames.ramp(index, width: width, height: height), frameIndex: Int64(index))
-        }
-        // Before the flush: every frame but the last four has come out.
-        let came = log.waitFor(frames - 4, of: .video, timeout: 30)
-        #expect(came, "\(log.packets.count) packets out of \(frames) frames before the flush")
-        try encoder.finish()
-        #expect(log.packets.filter { $0.kind == .video }.count == frames)
+        let video = VideoEncoding(codec: "libx264", width: 640, height: 360, frameRate: Rational(15),
+                                  pixelFormat: "yuv420p", speed: "veryfast", crf: 26, bitRate: nil, keyframeInterval: 15)
+        try Self.expectEncoderHolds(4, of: 30, video)
     }
 
     /// `medium`'s picture (1280x720 at 30 fps, veryfast) is encoded several frames at once,
@@ -37,21 +21,24 @@ import VidrecMedia
     /// that it holds 10 (0.33 s), as on two processors.
     @Test(arguments: [(processors: 2, held: 10), (processors: 16, held: 10)])
     func x264HoldsAThirdOfASecondOnAnyNumberOfProcessors(processors: Int, held: Int) throws {
-        FFmpegLog.configure(level: nil)
-        let width = 1280, height = 720
-        var video = VideoEncoding(codec: "libx264", width: width, height: height, frameRate: Rational(30),
+        var video = VideoEncoding(codec: "libx264", width: 1280, height: 720, frameRate: Rational(30),
                                   pixelFormat: "yuv420p", speed: "veryfast", crf: 23, bitRate: nil, keyframeInterval: 30)
         video.processors = processors
+        try Self.expectEncoderHolds(held, of: 45, video)
+    }
+
+    /// Encodes `frames` frames with `video` and expects every one but the last `held` to
+    /// have come out of the encoder before its flush, and all of them after it.
+    static func expectEncoderHolds(_ held: Int, of frames: Int, _ video: VideoEncoding) throws {
+        FFmpegLog.configure(level: nil)
         let encoder = try MovieEncoder(settings: MovieSettings(container: .mp4, video: video, audio: nil), globalHeader: true)
         let log = PacketLog("log")
         encoder.connect(log, policy: .movieFile, threadName: "test.delay")
-        let frames = 45
         for index in 0..<frames {
-            try encoder.appendVideo(TestFrames.ramp(index, width: width, height: height), frameIndex: Int64(index))
+            try encoder.appendVideo(TestFrames.ramp(index, width: video.width, height: video.height), frameIndex: Int64(index))
         }
-        // Before the flush: every frame but the last `held` has come out.
         let came = log.waitFor(frames - held, of: .video, timeout: 30)
-        #expect(came, "\(log.packets.count) packets out of \(frames) frames before the flush on \(processors) processors")
+        #expect(came, "\(log.packets.count) packets out of \(frames) frames before the flush (\(video.processors.map { "\($0)" } ?? "this machine's") processors)")
         try encoder.finish()
         #expect(log.packets.filter { $0.kind == .video }.count == frames)
     }
