@@ -329,7 +329,8 @@ public final class CaptureSession: Sendable {
             // those the camera left.
             duration: timeline.duration, droppedFrames: timeline.droppedFrames - captureDropped,
             queueDroppedFrames: captureDropped + movieDropped, deviceSkippedFrames: timeline.sequenceGaps,
-            repeatedFrames: repeated, switchFilledFrames: switchFilled, insertedSilence: timeline.insertedSilence, stretchedAudio: timeline.stretchedAudio,
+            repeatedFrames: repeated, switchFilledFrames: switchFilled, insertedSilence: timeline.insertedSilence,
+            closingSilence: closingPadding, stretchedAudio: timeline.stretchedAudio,
             droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: movie.bytesWritten,
             lostOutputs: lostOutputs)
     }

@@ -334,6 +334,7 @@ public final class Recorder: Sendable {
         sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
+        sidecar.closingSilence = report.audioSampleRate.map { Double(outcome.closingSilence) / Double($0) }
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
         sidecar.driftCorrection = report.audioSampleRate.map { Double(outcome.stretchedAudio) / Double($0) }
         sidecar.overruns = report.overruns

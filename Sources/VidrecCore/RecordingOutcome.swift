@@ -26,6 +26,10 @@ public struct RecordingOutcome: Sendable {
     public var switchFilledFrames: Int64 = 0
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
+    /// Audio frames of silence appended at the end because the microphone had not
+    /// delivered up to the video's end within its grace time (a stalled or very late
+    /// microphone): the movie's streams still end together.
+    public var closingSilence: Int64 = 0
     /// Audio frames the drift correction added (positive) or removed (negative) by
     /// resampling, to keep a microphone whose clock drifts in step with the video.
     public var stretchedAudio: Int64 = 0

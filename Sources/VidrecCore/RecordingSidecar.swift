@@ -52,6 +52,9 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var repeatedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.
     public var insertedSilence: Double?
+    /// Seconds of silence appended at the end because the microphone had not delivered
+    /// up to the video's end within its grace time.
+    public var closingSilence: Double?
     /// Seconds of audio dropped: by the capture queue when it was full, or where the
     /// microphone's timestamps jumped back.
     public var droppedAudio: Double?

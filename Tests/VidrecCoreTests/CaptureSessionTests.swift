@@ -130,6 +130,30 @@ import VidrecMedia
         #expect(movie.audioFrames == 3 * Self.audioPerSecond)
     }
 
+    @Test func aMicrophoneThatStopsShortIsPaddedWithSilenceAtTheEndAndTheOutcomeSaysHowMuch() throws {
+        // Three seconds of video, but the microphone sends two and then nothing: once its
+        // grace time is over, the last second is silence, counted apart from gaps.
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
+        let movie = RecordingOutput("movie")
+        let outcome = try CaptureSession(
+            video: camera, audio: ScriptedMicrophone(start: Self.start, seconds: 2), frameRate: Self.rate,
+            limits: RecordingLimits(duration: DurationLimit(parsing: "3")),
+            queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000)
+        ).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
+        #expect(movie.indexes == Array(0..<90))
+        #expect(movie.audioFrames == 3 * Self.audioPerSecond, "audio ends with the video")
+        #expect(outcome.closingSilence == Self.audioPerSecond, "\(outcome.closingSilence) frames of closing silence")
+        #expect(outcome.insertedSilence == 0, "no gap inside the recording")
+        #expect(outcome.audioFrames == 3 * Self.audioPerSecond)
+    }
+
+    @Test func aMicrophoneThatCoversTheEndAddsNoClosingSilence() throws {
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
+        let movie = RecordingOutput("movie")
+        let outcome = try session(camera, limit: 3).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
+        #expect(outcome.closingSilence == 0 && movie.audioFrames == 3 * Self.audioPerSecond)
+    }
+
     @Test func theCaptureQueueDropsVideoPastItsCapacityButNeverTheEndOfASource() {
         let queue = CaptureQueue(videoCapacity: 2, audioCapacity: 1)
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<5), ending: .some(nil))

@@ -69,10 +69,11 @@ extension KernelDriverTests {
             // an unbroken phase from 20-ms block to block (turning a little where a loaded
             // machine set off the drift correction).
             if (sidecar["overruns"] as? Int ?? 0) == 0 {
-                #expect(sidecar["insertedSilence"] as? Double == 0 && sidecar["droppedAudio"] as? Double == 0, "\(sidecar)")
+                #expect(sidecar["insertedSilence"] as? Double == 0 && sidecar["droppedAudio"] as? Double == 0
+                        && sidecar["closingSilence"] as? Double == 0, "\(sidecar)")
                 let blocks = Probe.toneBlocks(Array(samples[4800...]), frequency: 440, rate: 48000)
                 let jumps = Probe.phaseJumps(blocks, tolerance: Probe.phaseTolerance(frequency: 440, sidecar: sidecar))
-                #expect(jumps.isEmpty, "phase jumps at blocks \(jumps) of \(blocks.count) (\(samples.count) samples): \(jumps.map { (blocks[$0 - 1], blocks[$0]) }); drift correction \(sidecar["driftCorrection"] ?? "none") s")
+                #expect(jumps.isEmpty, "phase jumps at blocks \(jumps) of \(blocks.count) (\(samples.count) samples): \(jumps.map { (blocks[$0 - 1], blocks[$0]) }); drift correction \(sidecar["driftCorrection"] ?? "none") s, closing silence \(sidecar["closingSilence"] ?? "none") s")
                 #expect(blocks.filter { $0.amplitude < 1000 }.isEmpty, "no silent block")
             }
             // The tone plays throughout, so sound starts with the first frame: no more than

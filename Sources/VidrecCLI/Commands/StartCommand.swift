@@ -262,6 +262,10 @@ struct StartCommand: VidrecCommand {
         if outcome.insertedSilence > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))
         }
+        if outcome.closingSilence > 0, let rate = result.audioSampleRate {
+            summary += String(format: ", %.2f s of silence at the end (the microphone stopped sending before the camera)",
+                              Double(outcome.closingSilence) / Double(rate))
+        }
         if outcome.droppedAudio > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of audio dropped (a full queue, or microphone timestamps that jumped back)",
                               Double(outcome.droppedAudio) / Double(rate))
