@@ -104,10 +104,13 @@ enum Probe {
         let x = samples.map { Double($0) / 32768 }
         let total = x.reduce(0) { $0 + $1 * $1 }
         guard total > 0 else { return (0, 0) }
-        // Count upward crossings with a little hysteresis against noise.
+        // Count upward crossings with a little hysteresis against noise. Only after the
+        // signal has been below: a window that opens on a rising half-wave has no
+        // crossing at its first sample (counting one there put the estimate 0.3–0.4 Hz
+        // high, and the Goertzel power at that frequency to 0.5–0.8 of a clean tone's).
         let threshold = (total / Double(x.count)).squareRoot() / 4
         var crossings: [Int] = []
-        var below = true
+        var below = false
         for (i, v) in x.enumerated() {
             if below, v > threshold { crossings.append(i); below = false } else if v < -threshold { below = true }
         }
