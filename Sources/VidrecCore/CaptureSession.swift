@@ -90,7 +90,7 @@ public final class CaptureSession: Sendable {
         return try request.wait()
     }
 
-    /// Starts the camera and the microphone ahead of ``run(outputs:stretcher:progress:)``,
+    /// Starts the microphone and then the camera ahead of ``run(outputs:stretcher:progress:)``,
     /// so that the encoder and the file can be opened while the camera's first frames
     /// arrive (they wait in the capture queue): recording begins with the camera, not
     /// after the encoder. Without it, `run` starts them.
@@ -100,12 +100,13 @@ public final class CaptureSession: Sendable {
         guard let video = firstVideo.withLock({ first in defer { first = nil }; return first }) else {
             preconditionFailure("a capture session starts its sources once")
         }
-        try video.start(into: queue)
-        if let audio {
-            do { try audio.start(into: queue) } catch {
-                video.stop()
-                throw error
-            }
+        // The microphone first: what it captures before the camera's first frame is
+        // trimmed, while a microphone started after that frame would leave the movie's
+        // first moments silent (by as long as starting it took on a loaded machine).
+        try audio?.start(into: queue)
+        do { try video.start(into: queue) } catch {
+            audio?.stop()
+            throw error
         }
         startedVideo.withLock { $0 = video }
     }

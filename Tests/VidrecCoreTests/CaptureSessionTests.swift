@@ -13,9 +13,16 @@ import VidrecMedia
     /// A session over `camera` and, optionally, 5 s of scripted audio, with a capture
     /// queue large enough to take the whole script.
     func session(_ camera: ScriptedCamera, audio: Bool = true, limit: Double? = nil) -> CaptureSession {
-        CaptureSession(video: camera, audio: audio ? ScriptedMicrophone(start: Self.start, seconds: 5) : nil,
+        CaptureSession(video: camera, audio: audio ? microphone(following: camera, seconds: 5) : nil,
                        frameRate: Self.rate, limits: RecordingLimits(duration: limit.flatMap { DurationLimit(parsing: "\($0)") }),
                        queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000))
+    }
+
+    /// `seconds` of scripted audio, delivered after `camera`'s first frame.
+    func microphone(following camera: ScriptedCamera, seconds: Int) -> ScriptedMicrophone {
+        let microphone = ScriptedMicrophone(start: Self.start, seconds: seconds)
+        camera.follow(microphone)
+        return microphone
     }
 
     @Test func theLimitEndsEveryOutputAtTheSameFrameWithAudioToTheSameTime() throws {
@@ -136,7 +143,7 @@ import VidrecMedia
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
         let movie = RecordingOutput("movie")
         let outcome = try CaptureSession(
-            video: camera, audio: ScriptedMicrophone(start: Self.start, seconds: 2), frameRate: Self.rate,
+            video: camera, audio: microphone(following: camera, seconds: 2), frameRate: Self.rate,
             limits: RecordingLimits(duration: DurationLimit(parsing: "3")),
             queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000)
         ).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])

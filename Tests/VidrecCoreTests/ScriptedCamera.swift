@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import VidrecMedia
 
 /// A camera that delivers a fixed script of frames at once when started: tiny frames
@@ -16,6 +17,8 @@ final class ScriptedCamera: VideoCaptureSource {
     let paced: Bool
     /// Thrown by `start(into:)`, as by a camera that cannot stream.
     let startError: (any Error)?
+    /// The microphone whose script follows this camera's first frame (``follow(_:)``).
+    private let microphone = Mutex<ScriptedMicrophone?>(nil)
     private let worker = CaptureWorker()
 
     /// - Parameters:
@@ -32,6 +35,12 @@ final class ScriptedCamera: VideoCaptureSource {
         self.indexes = indexes
         self.ending = ending
         self.paced = paced
+    }
+
+    /// Has `microphone` deliver its script once this camera has delivered its first
+    /// frame, as a microphone started just before a camera has captured little by then.
+    func follow(_ microphone: ScriptedMicrophone) {
+        self.microphone.withLock { $0 = microphone }
     }
 
     /// The capture time of frame slot `index`.
@@ -59,7 +68,9 @@ final class ScriptedCamera: VideoCaptureSource {
             buffer.bytes.storeBytes(of: UInt8(truncatingIfNeeded: index), as: UInt8.self)
             queue.push(.video(VideoFrame(pixelFormat: .yuyv, width: 2, height: 2, buffer: buffer, byteCount: 8,
                                          strides: [4], captureTime: time(of: index), sequence: UInt64(sequence))))
+            if sequence == 0 { microphone.withLock { $0 }?.deliver() }
         }
+        microphone.withLock { $0 }?.deliver()
         if let ending { queue.push(.sourceEnded(.video, ending)) }
     }
 

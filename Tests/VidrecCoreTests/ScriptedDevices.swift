@@ -32,11 +32,22 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
         let camera = ScriptedCamera(frameRate: video.frameRate, start: Self.start, indexes: Array(0..<frames), ending: ending,
                                     paced: true, startError: cameraStartError)
+        if let microphone = scriptedMicrophone { camera.follow(microphone) }
         return OpenedCamera(source: camera, path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
     }
 
+    /// The microphone the camera's first frame sets off (the session opens the camera
+    /// first, and starts the microphone first).
+    private var scriptedMicrophone: ScriptedMicrophone? {
+        microphoneMade.withLock { made in
+            if made == nil, microphone { made = ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) }
+            return made
+        }
+    }
+    private let microphoneMade = Mutex<ScriptedMicrophone?>(nil)
+
     func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)? {
-        microphone && audio != nil ? ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) : nil
+        audio != nil ? scriptedMicrophone : nil
     }
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? { nil }
