@@ -50,13 +50,22 @@ extension KernelDriverTests {
             #expect(!reddish(first), "the first camera's bars: \(first)")
             #expect(reddish(last), "the second camera's red: \(last)")
 
-            // Every slot around the switch holds a frame.
+            // Every slot around the switch holds a frame, but for frames the cameras
+            // themselves say they skipped (V4L2 sequence numbers) and frames dropped
+            // because encoding fell behind: a loaded VM falls behind now and then, switch
+            // or not. A slot the switch left empty has neither count behind it.
+            let sidecar = try home.sidecar()
             let times = try Probe.videoFrameTimes(movie)
             let near = times.filter { abs($0 - from) <= 0.5 }
-            #expect(near.count >= 28, "\(near)")
-            #expect(zip(near, near.dropFirst()).allSatisfy { $1 - $0 < 1.5 / 30 }, "a gap near the switch at \(from) s: \(near)")
+            let empty = zip(near, near.dropFirst()).map { Int((($1 - $0) * 30).rounded()) - 1 }.reduce(0, +)
+            let skipped = sidecar["cameraSkippedFrames"] as? Int ?? 0
+            let behind = ended.err.firstMatch(of: /(\d+) because encoding fell behind/).flatMap { Int($0.1) } ?? 0
+            #expect(near.count + empty >= 29, "\(near)")
+            #expect(empty <= skipped + behind, """
+                \(empty) empty slots near the switch at \(from) s; the cameras skipped \(skipped), \(behind) dropped \
+                because encoding fell behind: \(near); sidecar \(sidecar); \(ended.err)
+                """)
 
-            let sidecar = try home.sidecar()
             let cameras = try #require(sidecar["cameras"] as? [[String: Any]])
             #expect(cameras.map { $0["path"] as? String } == ["/dev/video0", "/dev/video1"])
             #expect(abs((cameras.last?["from"] as? Double ?? -1) - from) < 0.001)
