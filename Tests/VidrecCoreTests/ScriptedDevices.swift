@@ -36,8 +36,8 @@ final class ScriptedDevices: RecordingDevices, Sendable {
         return OpenedCamera(source: camera, path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
     }
 
-    /// The microphone the camera's first frame sets off (the session opens the camera
-    /// first, and starts the microphone first).
+    /// The microphone the camera's first frame sets off: made once, by whichever of
+    /// the two is opened first (the session starts the microphone before the camera).
     private var scriptedMicrophone: ScriptedMicrophone? {
         microphoneMade.withLock { made in
             if made == nil, microphone { made = ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) }
