@@ -70,6 +70,7 @@ final class ScriptedCamera: VideoCaptureSource {
                                          strides: [4], captureTime: time(of: index), sequence: UInt64(sequence))))
             if sequence == 0 { microphone.withLock { $0 }?.deliver() }
         }
+        // A script without frames sets the microphone off at its end (delivering is once).
         microphone.withLock { $0 }?.deliver()
         if let ending { queue.push(.sourceEnded(.video, ending)) }
     }

@@ -12,7 +12,9 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     let frames: Int64
     let ending: (any Error)??
     let failOutput: Bool
-    let microphone: Bool
+    /// The microphone the camera's first frame sets off (the session starts the
+    /// microphone before the camera), if the recording has one.
+    let microphone: ScriptedMicrophone?
     let cameraStartError: (any Error)?
 
     init(cameraPath: String? = nil, frames: Int64 = 120, ending: (any Error)?? = nil, failOutput: Bool = false,
@@ -22,7 +24,7 @@ final class ScriptedDevices: RecordingDevices, Sendable {
         self.frames = frames
         self.ending = ending
         self.failOutput = failOutput
-        self.microphone = microphone
+        self.microphone = microphone ? ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) : nil
     }
 
     static let start: Int64 = 7_000 * 1_000_000_000
@@ -32,22 +34,12 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
         let camera = ScriptedCamera(frameRate: video.frameRate, start: Self.start, indexes: Array(0..<frames), ending: ending,
                                     paced: true, startError: cameraStartError)
-        if let microphone = scriptedMicrophone { camera.follow(microphone) }
+        if let microphone { camera.follow(microphone) }
         return OpenedCamera(source: camera, path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
     }
 
-    /// The microphone the camera's first frame sets off: made once, by whichever of
-    /// the two is opened first (the session starts the microphone before the camera).
-    private var scriptedMicrophone: ScriptedMicrophone? {
-        microphoneMade.withLock { made in
-            if made == nil, microphone { made = ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) }
-            return made
-        }
-    }
-    private let microphoneMade = Mutex<ScriptedMicrophone?>(nil)
-
     func openMicrophone(for audio: AudioEncoding?) throws -> (any AudioCaptureSource)? {
-        audio != nil ? scriptedMicrophone : nil
+        audio != nil ? microphone : nil
     }
 
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? { nil }

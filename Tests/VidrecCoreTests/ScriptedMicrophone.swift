@@ -5,27 +5,22 @@ import VidrecMedia
 /// stamped from `start` on, as a real microphone would have captured them.
 ///
 /// The session starts the microphone before the camera; a real one has captured little
-/// by the camera's first frame. So the script is delivered when the camera given it
-/// (``ScriptedCamera/follow(_:)``) has delivered its first frame, or, for a
-/// microphone no camera holds, at once when started.
+/// by the camera's first frame. So the script is delivered when the camera that follows
+/// it (``ScriptedCamera/follow(_:)``) has delivered its first frame.
 final class ScriptedMicrophone: AudioCaptureSource {
     let displayName = "scripted microphone"
     let audioFormat = AudioFormat(sampleFormat: .s16, sampleRate: 48000, channels: 1)
     let start: Int64
     let seconds: Int
-    /// Whether a camera delivers the script (see ``deliver()``).
-    let followsCamera: Bool
     private let queue = Mutex<CaptureQueue?>(nil)
 
-    init(start: Int64, seconds: Int, followsCamera: Bool = true) {
+    init(start: Int64, seconds: Int) {
         self.start = start
         self.seconds = seconds
-        self.followsCamera = followsCamera
     }
 
     func start(into queue: CaptureQueue) throws {
         self.queue.withLock { $0 = queue }
-        if !followsCamera { deliver() }
     }
 
     /// Pushes the script into the queue the microphone was started with, once.

@@ -78,7 +78,7 @@ extension KernelDriverTests {
             }
             // The tone plays throughout, so sound starts with the first frame: no more than
             // one frame (3200 samples) of padding at the start.
-            let firstSound = samples.firstIndex { abs(Int($0)) > 2000 } ?? samples.count
+            let firstSound = Probe.firstSound(samples)
             #expect(firstSound <= 3200, "audio starts \(firstSound) samples after the first frame")
         }
 

@@ -167,6 +167,12 @@ enum Probe {
         }
     }
 
+    /// The index of the first sample louder than 2000 (of 32767): where the tone starts;
+    /// `samples.count` when it never does.
+    static func firstSound(_ samples: [Int16]) -> Int {
+        samples.firstIndex { abs(Int($0)) > 2000 } ?? samples.count
+    }
+
     /// The phase turn allowed from one 20-ms block of a `frequency` tone to the next:
     /// 0.3 rad for the codec's noise, and, when the sidecar says the drift correction
     /// stretched audio (`driftCorrection`, which a loaded machine's jittery timestamps

@@ -29,14 +29,13 @@ extension EndToEndTests {
             #expect(abs(samples.count - 144_000) <= 1024, "3 s of 48 kHz audio, within one AAC frame")
             // The microphone starts before the camera, so sound starts with the first
             // frame: no silence at the start, also when starting took long on a busy machine.
-            let firstSound = samples.firstIndex { abs(Int($0)) > 2000 } ?? samples.count
+            let firstSound = Probe.firstSound(samples)
             #expect(firstSound <= 24, "sound starts \(firstSound) samples after the first frame")
             let tone = Probe.dominantFrequency(Array(samples[4800..<52800]), rate: 48000)
             #expect(abs(tone.hertz - 1000) < 2, "\(tone)")
             if tone.share <= 0.9 {
                 // Say what broke the tone: where sound starts, silent blocks, phase jumps.
                 let blocks = Probe.toneBlocks(samples, frequency: 1000, rate: 48000)
-                let firstSound = samples.firstIndex { abs(Int($0)) > 2000 } ?? samples.count
                 let silent = blocks.indices.filter { blocks[$0].amplitude < 1000 }
                 Issue.record("""
                     the 1 kHz tone holds \(tone.share) of the audio in 0.1…1.1 s (\(tone.hertz) Hz): sound from sample \(firstSound), \
