@@ -13,11 +13,16 @@ public struct MovieInfo: Sendable {
         public var packets: Int
         /// The end of the last packet, in seconds.
         public var duration: Double
+        /// The end of what plays through without a hole, in seconds: `duration`, or less
+        /// when the stream was cut short after a frame whose B-frames, shown before it,
+        /// were not written (see ``PlayedSpan``).
+        public var playsThrough: Double
     }
 
     /// The streams, in file order.
     public var streams: [Stream]
-    /// How much of the file plays with both sound and picture, in seconds: the shortest
-    /// stream's duration (recovering a crashed recording trims the streams to it).
-    public var playableDuration: Double { streams.filter { $0.packets > 0 }.map(\.duration).min() ?? 0 }
+    /// How much of the file plays with both sound and picture, in seconds: where the
+    /// first stream to stop playing through stops (recovering a crashed recording trims
+    /// the streams to about there).
+    public var playableDuration: Double { streams.filter { $0.packets > 0 }.map(\.playsThrough).min() ?? 0 }
 }

@@ -18,8 +18,9 @@ public struct MovieProbe: MovieDescribing {
             let parameters = input!.pointee.streams[index]!.pointee.codecpar.pointee
             let kind = av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
             return MovieInfo.Stream(kind: kind, codec: String(cString: avcodec_get_name(parameters.codec_id)),
-                                    packets: 0, duration: 0)
+                                    packets: 0, duration: 0, playsThrough: 0)
         }
+        var spans = [PlayedSpan](repeating: PlayedSpan(), count: streams.count)
         let packetOwner = try OwnedPacket(subject: path)
         defer { withExtendedLifetime(packetOwner) {} }
         let packet: UnsafeMutablePointer<AVPacket>? = packetOwner.pointer
@@ -31,6 +32,13 @@ public struct MovieProbe: MovieDescribing {
             streams[index].packets += 1
             let end = Double(packet!.pointee.pts + packet!.pointee.duration) * av_q2d(base)
             streams[index].duration = max(streams[index].duration, end)
+            let decode = packet!.pointee.dts
+            spans[index].add(presentation: packet!.pointee.pts, decode: decode == cffmpeg_nopts_value() ? nil : decode,
+                             duration: packet!.pointee.duration)
+        }
+        for index in streams.indices {
+            let base = input!.pointee.streams[index]!.pointee.time_base
+            streams[index].playsThrough = spans[index].end.map { Double($0) * av_q2d(base) } ?? 0
         }
         return MovieInfo(streams: streams)
     }
