@@ -76,10 +76,14 @@ extension KernelDriverTests {
                 #expect(jumps.isEmpty, "phase jumps at blocks \(jumps) of \(blocks.count) (\(samples.count) samples): \(jumps.map { (blocks[$0 - 1], blocks[$0]) }); drift correction \(sidecar["driftCorrection"] ?? "none") s, closing silence \(sidecar["closingSilence"] ?? "none") s")
                 #expect(blocks.filter { $0.amplitude < 1000 }.isEmpty, "no silent block")
             }
-            // The tone plays throughout, so sound starts with the first frame: no more than
-            // one frame (3200 samples) of padding at the start.
+            // The tone plays throughout and the microphone starts before the camera, so sound
+            // starts with the first frame: within 10 ms (480 samples; 0 to 9 in ten VM runs,
+            // four of them beside two busy loops) without an overrun, whose silence may
+            // fall there; one frame (3200) with one. It was a frame while the microphone
+            // started after the camera.
             let firstSound = Probe.firstSound(samples)
-            #expect(firstSound <= 3200, "audio starts \(firstSound) samples after the first frame")
+            let allowed = (sidecar["overruns"] as? Int ?? 0) == 0 ? 480 : 3200
+            #expect(firstSound <= allowed, "audio starts \(firstSound) samples after the first frame (\(sidecar["overruns"] ?? 0) overruns)")
         }
 
         @Test func theSecondCameraIsChosenByIndexAndByName() throws {
