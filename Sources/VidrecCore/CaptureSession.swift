@@ -225,9 +225,12 @@ public final class CaptureSession: Sendable {
             }
             if now - lastProgress >= CaptureSession.progressInterval {
                 let rate = Double(timeline.videoFrames - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
+                let waiting = Int64(movie.waitingVideoFrames)
                 progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: timeline.videoFrames,
                                          framesPerSecond: rate, bytes: movie.bytesWritten,
-                                         droppedFrames: timeline.droppedFrames + movie.droppedVideoFrames))
+                                         droppedFrames: timeline.droppedFrames + movie.droppedVideoFrames,
+                                         encodingBacklogFrames: waiting,
+                                         encodingBacklog: (Rational(waiting) * frameRate.reciprocal).doubleValue))
                 lastProgress = now
                 framesAtLastProgress = timeline.videoFrames
             }

@@ -163,6 +163,9 @@ public final class OutputConnection: @unchecked Sendable {
     /// Video frames dropped because the queue was full.
     public var droppedVideoFrames: Int64 { worker.withLock { _ in videoDrops } }
 
+    /// Video frames offered and waiting for the output to take them.
+    public var waitingVideoFrames: Int { worker.withLock { _ in videoWaiting } }
+
     /// Bytes the output has written so far.
     public var bytesWritten: Int64 { bytes.load(ordering: .relaxed) }
 

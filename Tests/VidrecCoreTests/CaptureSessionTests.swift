@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import VidrecCore
 import VidrecMedia
@@ -70,6 +71,33 @@ import VidrecMedia
         // Audio is never dropped for a slow output.
         #expect(stalled.audioFrames == 3 * Self.audioPerSecond)
         #expect(outcome.reason.isSuccess && outcome.duration == Rational(3))
+    }
+
+    @Test func progressSaysHowManyFramesWaitForTheMoviesEncoderAndAStopStillWritesThem() throws {
+        // Two seconds of frames at once, then nothing (the camera goes on running): the
+        // movie's output stalls in its first frame, its queue fills, the rest drops.
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<60), ending: nil)
+        let movie = RecordingOutput("movie", waitsForRelease: true)
+        let session = session(camera, audio: false)
+        let snapshot = Mutex<SessionProgress?>(nil)
+        let capacity = 10
+        let outcome = try session.run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: capacity))]) { progress in
+            // The first snapshot ends the recording, as a Ctrl-C reading it would.
+            guard snapshot.withLock({ $0 }) == nil else { return }
+            snapshot.withLock { $0 = progress }
+            session.requestStop()
+            movie.releaseStall()
+        }
+        let seen = try #require(snapshot.withLock { $0 })
+        // The queue was full: `capacity` frames, or one fewer when the output took its
+        // first frame only after the queue had filled.
+        #expect((capacity - 1...capacity).contains(Int(seen.encodingBacklogFrames)), "\(seen)")
+        #expect(seen.encodingBacklog == Double(seen.encodingBacklogFrames) / 30)
+        // What waited was written after the stop: the frame the output was stalled in,
+        // the waiting ones, and the newest (dropped, delivered at the end).
+        #expect(movie.indexes.count == Int(seen.encodingBacklogFrames) + 2, "\(movie.indexes)")
+        #expect(movie.indexes.last == 59)
+        #expect(outcome.reason.isSuccess)
     }
 
     @Test func aFailingMovieOutputEndsTheRecordingAndIsStillFinished() throws {

@@ -111,6 +111,8 @@ struct StartCommand: VidrecCommand {
         // Before any thread exists (x264 and the capture threads inherit the mask).
         SignalWatcher.blockSignals()
         let interrupts = Atomic<Int>(0)
+        // The newest progress, from the session's thread, for the stop message.
+        let latest = Mutex<SessionProgress?>(nil)
         _ = SignalWatcher { signal in
             if let uploads, uploads.isFinishing {
                 // The recording is over and saved; only uploads are left.
@@ -128,7 +130,9 @@ struct StartCommand: VidrecCommand {
             if count == 1 {
                 recorder.requestStop()
                 let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
-                context.err((context.errIsTerminal ? "\r\u{1B}[K" : "") + "vidrec: stopping (\(name)); finishing the file" + (signal == SIGINT ? " (Ctrl-C again aborts)" : "") + "\n")
+                let backlog = latest.withLock { $0 }.map(BacklogNote.stopping) ?? ""
+                context.err((context.errIsTerminal ? "\r\u{1B}[K" : "") + "vidrec: stopping (\(name)); finishing the file" + backlog
+                            + (signal == SIGINT ? " (Ctrl-C again aborts)" : "") + "\n")
             } else if signal == SIGINT {
                 report("\nvidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it\n")
                 _exit(ExitCode.aborted.rawValue)
@@ -147,6 +151,7 @@ struct StartCommand: VidrecCommand {
                 let until = limit.map { "for \($0)" } ?? "until stopped"
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
             case .progress(let progress):
+                latest.withLock { $0 = progress }
                 status.update(progress)
             case .ended:
                 status.clear()

@@ -27,6 +27,8 @@ struct StatusCommand: VidrecCommand {
                     "camera": entry.sidecar.camera, "startTime": entry.sidecar.startTime,
                     "duration": progress?.elapsed ?? 0, "videoFrames": progress?.videoFrames ?? 0,
                     "droppedFrames": progress?.droppedFrames ?? 0, "bytes": entry.bytes,
+                    "encodingBacklog": progress?.encodingBacklog ?? 0,
+                    "encodingBacklogFrames": progress?.encodingBacklogFrames ?? 0,
                 ]
                 if let limit = entry.sidecar.maxDuration { row["maxDuration"] = limit }
                 return row
@@ -42,7 +44,8 @@ struct StatusCommand: VidrecCommand {
             let recorded = String(format: "%.1f s", progress?.elapsed ?? 0)
             let limit = entry.sidecar.maxDuration.map { String(format: " of %g s", $0) } ?? ""
             let frames = progress.map { ", \($0.videoFrames) frames" } ?? ""
-            context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\n")
+            let behind = progress.map(BacklogNote.status) ?? ""
+            context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\(behind)\n")
         }
         let waiting = entries.count - running.count
         context.out("\(waiting) pending recording\(waiting == 1 ? "" : "s")" + (waiting > 0 ? " (see 'vidrec pending')" : "") + "\n")
