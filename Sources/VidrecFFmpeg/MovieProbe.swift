@@ -28,16 +28,14 @@ public struct MovieProbe: MovieDescribing {
             defer { av_packet_unref(packet) }
             let index = Int(packet!.pointee.stream_index)
             guard index < streams.count, packet!.pointee.pts != cffmpeg_nopts_value() else { continue }
-            let base = input!.pointee.streams[index]!.pointee.time_base
             streams[index].packets += 1
-            let end = Double(packet!.pointee.pts + packet!.pointee.duration) * av_q2d(base)
-            streams[index].duration = max(streams[index].duration, end)
             let decode = packet!.pointee.dts
             spans[index].add(presentation: packet!.pointee.pts, decode: decode == cffmpeg_nopts_value() ? nil : decode,
                              duration: packet!.pointee.duration)
         }
         for index in streams.indices {
             let base = input!.pointee.streams[index]!.pointee.time_base
+            streams[index].duration = max(0, spans[index].latestEnd.map { Double($0) * av_q2d(base) } ?? 0)
             streams[index].playsThrough = spans[index].end.map { Double($0) * av_q2d(base) } ?? 0
         }
         return MovieInfo(streams: streams)

@@ -27,11 +27,13 @@ struct PlayedSpan {
         lastDecode = max(lastDecode, decode ?? presentation)
     }
 
+    /// The end of the latest packet, or nil with no packet.
+    var latestEnd: Int64? { packets.map { $0.presentation + $0.duration }.max() }
+
     /// The end of what plays through from the first picture, or nil with no packet.
     var end: Int64? {
-        guard !packets.isEmpty else { return nil }
+        guard let latest = latestEnd else { return nil }
         let shown = packets.sorted { $0.presentation < $1.presentation }
-        let latest = shown.map { $0.presentation + $0.duration }.max()!
         guard let period = Self.period(shown) else { return latest }
         for index in shown.indices.dropFirst() where shown[index].presentation > lastDecode {
             let previous = shown[index - 1]

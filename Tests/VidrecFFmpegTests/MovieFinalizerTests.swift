@@ -10,6 +10,13 @@ import VidrecMedia
 @Suite struct MovieFinalizerTests {
     static let width = 160, height = 120
 
+    /// A small x264 movie at 15 fps with a keyframe a second and no audio, as fragments.
+    static let settings = MovieSettings(
+        container: .mp4,
+        video: VideoEncoding(codec: "libx264", width: width, height: height, frameRate: Rational(15),
+                             pixelFormat: "yuv420p", speed: "veryfast", crf: 23, bitRate: nil, keyframeInterval: 15),
+        audio: nil)
+
     static func frame(_ index: Int) -> VideoFrame {
         TestFrames.ramp(index, width: width, height: height, frameDuration: 66_666_667)
     }
@@ -51,11 +58,7 @@ import VidrecMedia
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
-        let settings = MovieSettings(
-            container: .mp4,
-            video: VideoEncoding(codec: "libx264", width: Self.width, height: Self.height, frameRate: Rational(15),
-                                 pixelFormat: "yuv420p", speed: "veryfast", crf: 23, bitRate: nil, keyframeInterval: 15),
-            audio: nil)
+        let settings = Self.settings
         let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
         for index in indexes { try output.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
         try output.finish()

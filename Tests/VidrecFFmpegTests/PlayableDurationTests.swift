@@ -14,13 +14,7 @@ import VidrecMedia
     /// recording does, and ends the file without indexing it.
     static func record(_ path: String, slots: [Int]) throws {
         FFmpegLog.configure(level: nil)
-        let settings = MovieSettings(
-            container: .mp4,
-            video: VideoEncoding(codec: "libx264", width: MovieFinalizerTests.width, height: MovieFinalizerTests.height,
-                                 frameRate: Rational(Int64(rate)), pixelFormat: "yuv420p", speed: "veryfast", crf: 23,
-                                 bitRate: nil, keyframeInterval: 15),
-            audio: nil)
-        let output = try MovieEncoder.recordingFile(path: path, settings: settings)
+        let output = try MovieEncoder.recordingFile(path: path, settings: MovieFinalizerTests.settings)
         for slot in slots { try output.appendVideo(MovieFinalizerTests.frame(slot), frameIndex: Int64(slot)) }
         try output.finish()
     }
@@ -33,14 +27,8 @@ import VidrecMedia
         return (Set(times.map { Int((($0 - first) * Double(rate)).rounded()) }), first)
     }
 
-    static func folder() throws -> String {
-        let folder = NSTemporaryDirectory() + "vidrec-playable-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test func aFileCutAfterAFrameWhoseBFramesWereNotWrittenPlaysOnlyToTheFirstMissingPicture() throws {
-        let folder = try Self.folder()
+        let folder = try InPlaceIndexTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let whole = folder + "/whole.mp4", cut = folder + "/cut.mp4"
         try Self.record(whole, slots: Array(0..<60))
@@ -71,7 +59,7 @@ import VidrecMedia
                       // Camera drops throughout (vivid's 20 %).
                       [0, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 15, 16, 17, 18, 19, 21, 22, 23, 24, 26, 27, 28, 29]])
     func framesTheCameraDroppedDoNotShortenWhatAWholeFilePlays(slots: [Int]) throws {
-        let folder = try Self.folder()
+        let folder = try InPlaceIndexTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = folder + "/movie.mp4"
         try Self.record(file, slots: slots)
