@@ -224,15 +224,20 @@ public final class CaptureSession: Sendable {
                 timeline.stop(at: now)
             }
             if now - lastProgress >= CaptureSession.progressInterval {
-                let rate = Double(timeline.videoFrames - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
+                // Frames written: those the movie's queue dropped (encoding behind) are
+                // not, though the session has placed them.
+                let written = timeline.videoFrames - movie.droppedVideoFrames
+                let rate = Double(written - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
                 let waiting = Int64(movie.waitingVideoFrames)
-                progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: timeline.videoFrames,
+                progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: written,
                                          framesPerSecond: rate, bytes: movie.bytesWritten,
                                          droppedFrames: timeline.droppedFrames + movie.droppedVideoFrames,
                                          encodingBacklogFrames: waiting,
-                                         encodingBacklog: (Rational(waiting) * frameRate.reciprocal).doubleValue))
+                                         encodingBacklog: (Rational(waiting) * frameRate.reciprocal).doubleValue,
+                                         encodingDroppedFrames: min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
+                                             + movie.droppedVideoFrames))
                 lastProgress = now
-                framesAtLastProgress = timeline.videoFrames
+                framesAtLastProgress = written
             }
             if let request = pendingSwitch.withLock({ $0 }) {
                 if timeline.isStopping {

@@ -4,9 +4,10 @@ import VidrecMedia
 public struct SessionProgress: Sendable, Codable, Equatable {
     /// Media time recorded so far, in seconds.
     public var elapsed: Double
-    /// Video frames written.
+    /// Video frames recorded so far: in the file or waiting for its encoder (frames
+    /// dropped are not counted).
     public var videoFrames: Int64
-    /// Frames per second written over the last interval.
+    /// Frames per second recorded over the last interval.
     public var framesPerSecond: Double
     /// Bytes in the file.
     public var bytes: Int64
@@ -17,10 +18,13 @@ public struct SessionProgress: Sendable, Codable, Equatable {
     public var encodingBacklogFrames: Int64
     /// The same backlog in seconds of video.
     public var encodingBacklog: Double
+    /// Frames dropped so far because encoding fell behind (a full queue): the part of
+    /// ``droppedFrames`` that a smaller preset or a less busy machine would have kept.
+    public var encodingDroppedFrames: Int64
 
     /// Creates a snapshot; see the properties for the meaning of each argument.
     public init(elapsed: Double, videoFrames: Int64, framesPerSecond: Double, bytes: Int64, droppedFrames: Int64,
-                encodingBacklogFrames: Int64 = 0, encodingBacklog: Double = 0) {
+                encodingBacklogFrames: Int64 = 0, encodingBacklog: Double = 0, encodingDroppedFrames: Int64 = 0) {
         self.elapsed = elapsed
         self.videoFrames = videoFrames
         self.framesPerSecond = framesPerSecond
@@ -28,5 +32,25 @@ public struct SessionProgress: Sendable, Codable, Equatable {
         self.droppedFrames = droppedFrames
         self.encodingBacklogFrames = encodingBacklogFrames
         self.encodingBacklog = encodingBacklog
+        self.encodingDroppedFrames = encodingDroppedFrames
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case elapsed, videoFrames, framesPerSecond, bytes, droppedFrames, encodingBacklogFrames, encodingBacklog
+        case encodingDroppedFrames
+    }
+
+    /// Reads a snapshot; one written by an older vidrec still recording lacks the newer
+    /// counts, which read as 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        elapsed = try container.decode(Double.self, forKey: .elapsed)
+        videoFrames = try container.decode(Int64.self, forKey: .videoFrames)
+        framesPerSecond = try container.decode(Double.self, forKey: .framesPerSecond)
+        bytes = try container.decode(Int64.self, forKey: .bytes)
+        droppedFrames = try container.decode(Int64.self, forKey: .droppedFrames)
+        encodingBacklogFrames = try container.decodeIfPresent(Int64.self, forKey: .encodingBacklogFrames) ?? 0
+        encodingBacklog = try container.decodeIfPresent(Double.self, forKey: .encodingBacklog) ?? 0
+        encodingDroppedFrames = try container.decodeIfPresent(Int64.self, forKey: .encodingDroppedFrames) ?? 0
     }
 }

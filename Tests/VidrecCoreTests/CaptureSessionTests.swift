@@ -73,7 +73,7 @@ import VidrecMedia
         #expect(outcome.reason.isSuccess && outcome.duration == Rational(3))
     }
 
-    @Test func progressSaysHowManyFramesWaitForTheMoviesEncoderAndAStopStillWritesThem() throws {
+    @Test func progressSaysHowManyFramesWaitForTheMoviesEncoderAndHowManyItDroppedAndAStopStillWritesThem() throws {
         // Two seconds of frames at once, then nothing (the camera goes on running): the
         // movie's output stalls in its first frame, its queue fills, the rest drops.
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<60), ending: nil)
@@ -98,6 +98,15 @@ import VidrecMedia
         #expect(movie.indexes.count == Int(seen.encodingBacklogFrames) + 2, "\(movie.indexes)")
         #expect(movie.indexes.last == 59)
         #expect(outcome.reason.isSuccess)
+        // Every frame the session had then was the stalled one, waiting, or dropped
+        // because encoding fell behind (the camera skipped none), and the snapshot says so.
+        #expect(seen.encodingDroppedFrames > 0, "\(seen)")
+        #expect(seen.encodingDroppedFrames == seen.droppedFrames, "\(seen)")
+        // It counts as recorded only the frames that reach the file.
+        #expect(seen.videoFrames == 1 + seen.encodingBacklogFrames, "\(seen)")
+        // The newest of those dropped was delivered at the end after all.
+        let all = seen.videoFrames + seen.encodingDroppedFrames
+        #expect(outcome.queueDroppedFrames == seen.encodingDroppedFrames - (all == 60 ? 1 : 0), "\(seen)")
     }
 
     @Test func aFailingMovieOutputEndsTheRecordingAndIsStillFinished() throws {

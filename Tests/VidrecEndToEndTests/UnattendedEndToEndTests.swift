@@ -306,6 +306,45 @@ extension EndToEndTests {
             #expect(rows.first?["state"] as? String == "interrupted")
         }
 
+        /// x264's slowest settings at 720p, which no machine encodes at 30 frames a second:
+        /// the encoder's queue fills and frames drop. vidrec says so once, as it happens,
+        /// with the fix, and `vidrec status` counts them.
+        @Test func aMachineThatCannotEncodeInTimeIsToldOnceWithTheFix() throws {
+            let home = try Home()
+            let preset = home.path + "/slow.json"
+            try #"""
+            { "description": "more than any machine encodes in real time",
+              "width": 1280, "height": 720, "frameRate": 30, "container": "mp4",
+              "video": { "codec": "libx264", "speed": "placebo", "crf": 20, "keyframeInterval": 30, "pixelFormat": "yuv420p" },
+              "audio": { "codec": "aac", "sampleRate": 48000, "channels": 2, "bitRate": "128k" } }
+            """#.write(toFile: preset, atomically: true, encoding: .utf8)
+            let child = try VidrecProcess(Self.start + ["--quality", preset], home: home.path)
+            let warning = "vidrec: warning: encoding cannot keep up with the camera on this machine: "
+            #expect(child.waitForError(containing: warning))
+            // The state file follows the line (both come from the same snapshot).
+            let row = try Poll.until { () -> [String: Any]? in
+                let status = try VidrecProcess.run(["status", "--json"], home: home.path)
+                let rows = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [[String: Any]]
+                return rows?.first.flatMap { ($0["encodingDroppedFrames"] as? Int ?? 0) > 0 ? $0 : nil }
+            }
+            let counted = try #require(row)
+            #expect(counted["droppedFrames"] as? Int == counted["encodingDroppedFrames"] as? Int, "\(counted)")
+            // Frames go on dropping; the warning is not said again. Wait for a later
+            // snapshot with more dropped, then look at everything said so far.
+            let dropped = counted["encodingDroppedFrames"] as? Int ?? 0
+            let more = try Poll.until { () -> Bool? in
+                let status = try VidrecProcess.run(["status", "--json"], home: home.path)
+                let rows = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [[String: Any]]
+                return (rows?.first?["encodingDroppedFrames"] as? Int ?? 0) > dropped ? true : nil
+            }
+            #expect(more == true, "no more frames dropped after \(dropped)")
+            child.signal(SIGKILL)
+            let result = child.wait()
+            #expect(result.err.components(separatedBy: warning).count == 2, "\(result.err)")
+            let line = try #require(result.err.split(separator: "\n").first { $0.hasPrefix(warning) })
+            #expect(line.hasSuffix("(counted; the sound is kept whole); a smaller --quality, or fewer busy programs beside vidrec, keeps every frame"))
+        }
+
         @Test func albumMaxSizeRemovesTheOldestOfVidrecsRecordings() throws {
             let home = try Home()
             try FileManager.default.createDirectory(atPath: home.album, withIntermediateDirectories: true)

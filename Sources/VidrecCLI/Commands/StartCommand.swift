@@ -140,6 +140,7 @@ struct StartCommand: VidrecCommand {
         }
 
         let status = StatusLine(enabled: terminal != nil, limit: options.limit, write: terminal ?? { _ in })
+        let warnedOfOverload = Atomic<Bool>(false)
         var control: ControlServer?
         defer { control?.close() }
         let result = try recorder.record(request) { event in
@@ -152,6 +153,11 @@ struct StartCommand: VidrecCommand {
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
             case .progress(let progress):
                 latest.withLock { $0 = progress }
+                if let warning = OverloadWarning.line(progress),
+                   !warnedOfOverload.exchange(true, ordering: .relaxed) {
+                    terminal?("\r\u{1B}[K")  // the status line, cleared on the terminal only
+                    context.err(warning + "\n")
+                }
                 status.update(progress)
             case .ended:
                 status.clear()

@@ -29,6 +29,7 @@ struct StatusCommand: VidrecCommand {
                     "droppedFrames": progress?.droppedFrames ?? 0, "bytes": entry.bytes,
                     "encodingBacklog": progress?.encodingBacklog ?? 0,
                     "encodingBacklogFrames": progress?.encodingBacklogFrames ?? 0,
+                    "encodingDroppedFrames": progress?.encodingDroppedFrames ?? 0,
                 ]
                 if let limit = entry.sidecar.maxDuration { row["maxDuration"] = limit }
                 return row
