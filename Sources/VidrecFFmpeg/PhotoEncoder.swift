@@ -34,7 +34,7 @@ public final class PhotoEncoder: PhotoEncoding {
             for plane in 0..<4 { sizes.storeBytes(of: picture.strides[plane], toByteOffset: plane * 4, as: Int32.self) }
         }
         defer {
-            withUnsafeMutableBytes(of: &view.pointee.data) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            _ = withUnsafeMutableBytes(of: &view.pointee.data) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         }
         let size = JPEGEncoder.outputSize(of: view, width: width ?? frame.width)
         let bytes = try JPEGEncoder.encode(view, width: width ?? frame.width, quantizer: 2, subject: subject)

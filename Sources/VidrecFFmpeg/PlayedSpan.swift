@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// How far one stream of a movie plays through without a hole, from its packets as read.
 ///
 /// A recording cut short by a crash holds a prefix of each stream in decode order. With
@@ -49,13 +51,7 @@ struct PlayedSpan {
     /// decode times, which camera drops lengthen only here and there), else the most
     /// common gap between presentation times; nil when neither says.
     private static func period(_ shown: [(presentation: Int64, duration: Int64)]) -> Int64? {
-        mostCommon(shown.map(\.duration)) ?? mostCommon(zip(shown.dropFirst(), shown).map { $0.presentation - $1.presentation })
-    }
-
-    /// The most common positive value (the smaller of two as common); nil with none.
-    private static func mostCommon(_ values: [Int64]) -> Int64? {
-        var counts: [Int64: Int] = [:]
-        for value in values where value > 0 { counts[value, default: 0] += 1 }
-        return counts.max { $0.value < $1.value || $0.value == $1.value && $0.key > $1.key }?.key
+        shown.map(\.duration).mostCommonPositive()
+            ?? zip(shown.dropFirst(), shown).map { $0.presentation - $1.presentation }.mostCommonPositive()
     }
 }

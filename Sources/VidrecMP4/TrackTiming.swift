@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// How long one track lasts in the index, and the decode-time deltas that say so.
 ///
 /// A video frame is shown for one frame period (the most common gap between decode
@@ -63,9 +65,7 @@ struct TrackTiming {
 
     /// The most common gap between decode times: one frame at the camera's rate.
     static func framePeriod(_ samples: TrackSamples) -> Int64? {
-        var counts: [UInt32: Int] = [:]
-        for duration in samples.durations where duration > 0 { counts[duration, default: 0] += 1 }
-        return counts.max { $0.value < $1.value || $0.value == $1.value && $0.key > $1.key }.map { Int64($0.key) }
+        samples.durations.mostCommonPositive().map(Int64.init)
     }
 
     /// When each sample stops being shown, in seconds of presentation (after the edit
