@@ -224,8 +224,8 @@ public final class CaptureSession: Sendable {
                 timeline.stop(at: now)
             }
             if now - lastProgress >= CaptureSession.progressInterval {
-                // Frames written: those the movie's queue dropped (encoding behind) are
-                // not, though the session has placed them.
+                // Frames recorded: in the file or waiting for its encoder; not those the
+                // movie's queue dropped (encoding behind), though the session placed them.
                 let written = timeline.videoFrames - movie.droppedVideoFrames
                 let rate = Double(written - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
                 let waiting = Int64(movie.waitingVideoFrames)

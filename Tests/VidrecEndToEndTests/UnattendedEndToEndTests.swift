@@ -338,6 +338,9 @@ extension EndToEndTests {
                 return (rows?.first?["encodingDroppedFrames"] as? Int ?? 0) > dropped ? true : nil
             }
             #expect(more == true, "no more frames dropped after \(dropped)")
+            // The plain `vidrec status` says it too, beside how far encoding is behind.
+            let text = try VidrecProcess.run(["status"], home: home.path).out
+            #expect(text.range(of: #"frames, [0-9]+ dropped, .*, encoding [0-9.]+ s behind"#, options: .regularExpression) != nil, "\(text)")
             child.signal(SIGKILL)
             let result = child.wait()
             #expect(result.err.components(separatedBy: warning).count == 2, "\(result.err)")
