@@ -54,12 +54,12 @@ let package = Package(
         .target(name: "VidrecCore", dependencies: ["VidrecMedia", "CSystemShims"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecMedia", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA"]
+            dependencies: ["VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA"]
         ),
-        .executableTarget(name: "vidrec", dependencies: ["VidrecCLI"]),
+        .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecMedia"]),
 
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
-        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2"]),
+        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecCore", "VidrecMedia"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia", "CSystemShims"]),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecFFmpeg
+import VidrecMedia
 
 /// The `vidrec` program: dispatches to a subcommand and turns every outcome into
 /// output and an exit status.
@@ -81,7 +82,7 @@ public enum VidrecCLI {
             return try instance.run(context).rawValue
         } catch {
             let (message, code) = RuntimeFailure.classify(error)
-            context.err("Error: \(message)\n")
+            context.err("Error: \(TextSafety.printable(message))\n")
             return code.rawValue
         }
     }

@@ -176,8 +176,8 @@ public struct Album: Sendable {
                 albumFD.removeQuietly(name)
             } else if name.hasPrefix(".vidrec-claim-"), abandoned(name.split(separator: "-").last) {
                 // The placeholder it names, if still empty, never received its file.
-                if let data = FileManager.default.contents(atPath: path + "/" + name),
-                   let candidate = String(data: data, encoding: .utf8), !candidate.isEmpty, !candidate.contains("/") {
+                if let data = StateFile.contents(path + "/" + name, limit: 4096),
+                   let candidate = String(data: data, encoding: .utf8), RecordingStore.isValidName(candidate) {
                     if let info = albumFD.linkStatus(candidate), (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
                         albumFD.removeQuietly(candidate)
                     }
@@ -191,9 +191,12 @@ public struct Album: Sendable {
         let input = try FileDescriptor.open(source, O_RDONLY | O_NOFOLLOW)
         defer { input.close() }
         albumFD.removeQuietly(name)
+        // The copy keeps the source's mode, as a rename on the same disk does.
+        var info = stat()
+        try systemCall("fstat", source) { fstat(input.rawValue, &info) }
         let output: FileDescriptor
         do {
-            output = try albumFD.open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o644,
+            output = try albumFD.open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: info.st_mode & 0o777,
                                       operation: "create", subject: "\(path)/\(name)")
         } catch {
             throw StoreError.cannotWrite(path: path, reason: error.reason)

@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// The time part of a crontab line, checked the way cron reads it: five fields
 /// (minute, hour, day of month, month, day of week) or one of the `@` shortcuts.
 ///
@@ -22,6 +24,9 @@ public struct CronSpec: Sendable, Equatable {
     ///
     /// - Throws: ``Invalid`` naming the field and what it takes.
     public init(_ text: String) throws(Invalid) {
+        if TextSafety.hasControlCharacters(text) {
+            throw Invalid(reason: "it holds a control character (a newline or tab), which would end the crontab line; separate the fields with spaces")
+        }
         let trimmed = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         self.text = trimmed
         if trimmed.hasPrefix("@") {

@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// Why a preset could not be used. Every case names the file (or the name asked for)
 /// and says what is allowed.
 public enum PresetError: Error, Equatable, CustomStringConvertible {
@@ -10,7 +12,11 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
     /// A field is missing, unknown, or has a value outside what is allowed.
     case invalidField(file: String, field: String, problem: String)
 
-    public var description: String {
+    /// The message, with any control character from the file or the name shown as an
+    /// escape (``TextSafety/printable(_:)``): a preset is the user's input.
+    public var description: String { TextSafety.printable(text) }
+
+    private var text: String {
         switch self {
         case let .unknown(name, available, suggestion):
             let hint = suggestion.map { " Did you mean '\($0)'?" } ?? ""

@@ -34,19 +34,13 @@ public struct PresetParser: Sendable {
         return try parse(data: data, file: file, name: name)
     }
 
-    /// Reads a whole (small) file, keeping the C error text for messages.
+    /// Reads a whole (small) file, keeping the C error text for messages: a regular file
+    /// only (a FIFO or a device is refused, never waited on), at most 1 MiB.
     static func read(_ path: String) throws(SystemError) -> Data {
-        let fd = try FileDescriptor.open(path, O_RDONLY)
-        defer { fd.close() }
-        var data = Data()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            let count = try fd.read(into: chunk.baseAddress!, count: chunk.count, path)
-            if count == 0 { return data }
-            data.append(contentsOf: chunk[0..<count])
-            if data.count > 1 << 20 { throw SystemError("read", path, errno: EFBIG) }
+        guard let data = try StateFile.read(path, limit: 1 << 20, followingLinks: true) else {
+            throw SystemError("open", path, errno: ENOENT)
         }
+        return data
     }
 
     /// Parses preset JSON held in memory; `file` is used in messages.
@@ -62,8 +56,8 @@ public struct PresetParser: Sendable {
         let top = Fields(root, file: file, prefix: "")
         try top.rejectUnknown(PresetParser.topFields)
         let summary = try top.string("description", required: false) ?? ""
-        let width = try top.integer("width", in: 16...7680, even: true)
-        let height = try top.integer("height", in: 16...4320, even: true)
+        let width = try top.integer("width", in: 32...7680, even: true)
+        let height = try top.integer("height", in: 32...4320, even: true)
         let frameRate = try top.rate("frameRate")
         let container = Container(rawValue: try top.choice("container", PresetParser.containers))!
 
@@ -200,14 +194,18 @@ private struct Fields {
         return candidate
     }
 
+    /// The finest frame period a preset may ask for: NTSC's 1001, and decimals such as
+    /// 23.976 (2997/125). Finer ones buy nothing and make exact timestamps overflow.
+    static let largestRateDenominator: Int64 = 1001
+
     func rate(_ key: String) throws(PresetError) -> Rational {
         let value = try present(key, required: true)!
         let text = (value as? String) ?? (value as? NSNumber).map { "\($0)" } ?? ""
         guard value is String || (value is NSNumber && !Fields.isBoolean(value)),
               let rate = Rational(parsing: text), rate >= Rational(1), rate <= Rational(240),
-              rate.numerator <= Int64(Int32.max), rate.denominator <= Int64(Int32.max)
+              rate.denominator <= Fields.largestRateDenominator
         else {
-            throw fail(key, "must be frames per second from 1 to 240 (a number such as 30 or a fraction such as \"30000/1001\"), not \(Fields.describe(value))")
+            throw fail(key, "must be frames per second from 1 to 240 (a number such as 30 or 29.97, or a fraction with a denominator of at most \(Fields.largestRateDenominator) such as \"30000/1001\"), not \(Fields.describe(value))")
         }
         return rate
     }

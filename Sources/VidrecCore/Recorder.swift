@@ -181,6 +181,7 @@ public final class Recorder: Sendable {
                 sidecar.cameras = [CameraUse(camera: camera.name, path: camera.path, mode: camera.mode, from: 0)]
                 sidecar.frameRate = "\(preset.settings.video.frameRate)"
                 sidecar.saveName = request.saveName
+                sidecar.controlSocket = request.controlSocket(id: id)
                 if request.segment != nil { sidecar.segment = 0 }
                 return sidecar
             }

@@ -22,6 +22,16 @@ public struct RecordingRequest: Sendable {
     public var pid: Int32
     /// `--segment`: record as a series of files, and how.
     public var segment: SegmentRequest?
+    /// The private folder the recording's control socket goes in (`ID.sock`, named in
+    /// the sidecar for `vidrec snap`, `switch` and `trigger`); `nil`: no socket.
+    public var controlFolder: String?
+
+    /// The control socket of the recording `id` in ``controlFolder``: named after the
+    /// process too, so that recordings of one user with other state folders that start
+    /// in the same second never share one.
+    public func controlSocket(id: String) -> String? {
+        controlFolder.map { "\($0)/\(id)-\(pid).sock" }
+    }
 
     /// Creates a request; see the properties for the meaning of each argument.
     public init(preset: Preset, duration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,

@@ -77,9 +77,14 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var switchFilledFrames: Int64?
     /// For a segment of a continuous recording (`--segment`): its number, from 0.
     public var segment: Int?
-    /// For a later segment: the control socket of the recording, which is its first
-    /// segment's.
+    /// The recording's control socket (in ``VidrecPaths/runtimeDirectory``); for a
+    /// later segment, the recording's, which is its first segment's. `nil` for a
+    /// recording without one, or one made by an older vidrec (whose socket was
+    /// `ID.sock` in the pending folder).
     public var controlSocket: String?
+    /// Whether this sidecar was made again from the media file, the recording's own being
+    /// damaged or missing (``endReason`` says why); `nil` otherwise.
+    public var rebuilt: Bool?
     /// A still photo's size (`2560x1440`); `nil` for a movie.
     public var photoSize: String?
 

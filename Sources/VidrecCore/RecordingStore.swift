@@ -6,10 +6,11 @@ import VidrecMedia
 /// each as a media file plus a JSON sidecar, like the temporary movie file that
 /// `UIImagePickerController` hands over before it is saved to the Camera Roll.
 ///
-/// Layout under `<state>/pending` (mode 0700): `ID.partial.EXT` while recording,
-/// `ID.EXT` once finalized, `ID.json` (the sidecar), `ID.lock` (held while recording),
-/// `ID.sock` (the running recording's control socket). Still photos (`vidrec snap`)
-/// are kept the same way, as `ID.jpg`.
+/// Layout under `<state>/pending` (mode 0700, owned by the user, never group- or
+/// world-writable: ``PrivateFolder``): `ID.partial.EXT` while recording, `ID.EXT` once
+/// finalized, `ID.json` (the sidecar), `ID.lock` (held while recording). The running
+/// recording's control socket is in ``VidrecPaths/runtimeDirectory``, named in the
+/// sidecar. Still photos (`vidrec snap`) are kept the same way, as `ID.jpg`.
 public struct RecordingStore: Sendable {
     /// A pending recording as found on disk.
     public struct Entry: Sendable {
@@ -26,7 +27,7 @@ public struct RecordingStore: Sendable {
         /// The running recording's control socket (`vidrec snap` asks it for photos).
         /// A segment of a continuous recording names the socket of the recording's first.
         public var controlPath: String { sidecar.controlSocket ?? ownControlPath }
-        /// `ID.sock`.
+        /// `ID.sock` in the pending folder, where an older vidrec made it.
         var ownControlPath: String { (lockPath as NSString).deletingPathExtension + ".sock" }
         /// Whether this is a still photo (`vidrec snap`) rather than a movie.
         public var isPhoto: Bool { sidecar.container == .jpeg }
@@ -48,19 +49,23 @@ public struct RecordingStore: Sendable {
     /// still fits the 255 bytes a file name may have.
     public static let maximumNameBytes = 200
 
-    /// Whether `name` can be saved under: a plain file name, not hidden, not too long.
-    /// `--as` and the save step check with this.
+    /// Whether `name` can be saved under: a plain file name, not hidden, not too long, and
+    /// printable. Checked on its bytes as the kernel sees them (a `/` joined to a combining
+    /// mark is still a `/` there), with every control character refused (newline, ESC:
+    /// they would be printed back to a terminal). `--as` and the save step check with this.
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0")
-            && name.utf8.count <= maximumNameBytes
+        let bytes = name.utf8
+        return !bytes.isEmpty && bytes.count <= maximumNameBytes && bytes.first != UInt8(ascii: ".")
+            && !bytes.contains(UInt8(ascii: "/")) && !TextSafety.hasControlCharacters(name)
     }
 
     /// Whether `name` can be saved under inside the album, with folders: a file name
     /// (``isValidName(_:)``) after any number of folder names that are valid names too
-    /// (`2026/11/30/door-120000`, from `--name '%Y/%m/%d/door-%H%M%S'`).
+    /// (`2026/11/30/door-120000`, from `--name '%Y/%m/%d/door-%H%M%S'`), split where the
+    /// kernel splits it, at every `/` byte.
     public static func isValidAlbumPath(_ name: String) -> Bool {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        return parts.count <= 16 && parts.allSatisfy(isValidName)
+        let parts = name.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        return parts.count <= 16 && parts.allSatisfy { isValidName(String(decoding: $0, as: UTF8.self)) && !$0.isEmpty }
     }
 
     /// Opens the pending area under `stateDirectory`, creating it with mode 0700.
@@ -69,9 +74,9 @@ public struct RecordingStore: Sendable {
     public init(stateDirectory: String) throws {
         directory = stateDirectory + "/pending"
         do {
-            try Directories.create(stateDirectory, mode: 0o700)
-            try Directories.create(directory, mode: 0o700)
-        } catch {
+            try PrivateFolder.prepare(stateDirectory)
+            try PrivateFolder.prepare(directory)
+        } catch let error as SystemError {
             throw StoreError.cannotWrite(path: error.subject, reason: error.reason)
         }
         guard FileSystem.isDirectory(directory) else {
@@ -118,32 +123,115 @@ public struct RecordingStore: Sendable {
         try AtomicFile.write(data, to: directory + "/" + sidecar.id + ".json", durable: true)
     }
 
-    /// Every pending recording, oldest first. Sidecars that cannot be read are skipped,
-    /// and so are sidecars whose media is gone (a save that finished moving the file
-    /// but was killed before removing the sidecar); those are removed.
+    /// Every pending recording, oldest first. Sidecars whose media is gone (a save that
+    /// finished moving the file but was killed before removing the sidecar) are
+    /// removed. A sidecar that cannot be read (damaged, not a regular file, another
+    /// recording's) never hides its recording: it is moved aside to `ID.json.damaged`
+    /// and a new one is made from the media file, which is listed as interrupted (or
+    /// finished), its ``RecordingSidecar/endReason`` saying what happened.
     public func list() -> [Entry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         var entries: [Entry] = []
-        for name in names.sorted() where name.hasSuffix(".json") {
+        var seen: Set<String> = []
+        for name in names where name.hasSuffix(".json") {
             let path = directory + "/" + name
-            guard let data = FileManager.default.contents(atPath: path),
-                  let sidecar = try? JSONDecoder().decode(RecordingSidecar.self, from: data),
-                  sidecar.id + ".json" == name
-            else { continue }
-            let entry = entry(for: sidecar)
+            let id = String(name.dropLast(".json".count))
+            guard RecordingStore.isValidID(id) else { continue }
+            seen.insert(id)
+            var sidecar: RecordingSidecar
+            do {
+                guard let data = try StateFile.read(path, limit: 1 << 20) else { continue }
+                let decoded = try JSONDecoder().decode(RecordingSidecar.self, from: data)
+                guard decoded.id == id else {
+                    throw StoreError.damagedSidecar(path, reason: "it names another recording, '\(TextSafety.printable(decoded.id))'")
+                }
+                sidecar = decoded
+            } catch {
+                guard let rebuilt = rebuild(id: id, damaged: path, reason: error) else {
+                    if !RecordingLock.isHeld(directory + "/" + id + ".lock") {
+                        try? FileSystem.rename(path, to: path + ".damaged")  // nothing to recover: kept aside
+                    }
+                    continue
+                }
+                sidecar = rebuilt
+            }
+            var entry = entry(for: sidecar)
             if entry.state == .interrupted {
                 // A crashed recording's lock file: nobody holds it any more.
                 FileSystem.removeQuietly(entry.lockPath)
             }
-            let exists = FileManager.default.fileExists(atPath: entry.mediaPath)
-                || FileManager.default.fileExists(atPath: entry.partialPath)
-            if !exists && entry.state != .recording {
-                remove(entry)
-                continue
+            if !hasMedia(entry) && entry.state != .recording {
+                // Its media under another container's name (a changed sidecar), or gone:
+                // a save that finished moving the file was killed before removing this.
+                guard let rebuilt = rebuild(id: id, damaged: path, reason: StoreError.damagedSidecar(
+                    path, reason: "it names a .\(sidecar.container.fileExtension) file that is not there")) else {
+                    remove(entry)
+                    continue
+                }
+                entry = self.entry(for: rebuilt)
             }
             entries.append(entry)
         }
-        return entries
+        // Media whose sidecar is gone altogether.
+        for name in names {
+            guard let id = RecordingStore.recordingID(ofMedia: name), !seen.contains(id) else { continue }
+            seen.insert(id)
+            let missing = StoreError.damagedSidecar(directory + "/" + id + ".json", reason: "it is missing")
+            if let rebuilt = rebuild(id: id, damaged: nil, reason: missing) { entries.append(entry(for: rebuilt)) }
+        }
+        return entries.sorted { $0.id < $1.id }
+    }
+
+    private func hasMedia(_ entry: Entry) -> Bool {
+        FileManager.default.fileExists(atPath: entry.mediaPath) || FileManager.default.fileExists(atPath: entry.partialPath)
+    }
+
+    /// The recording ID in a media file's name (`ID.EXT`, `ID.partial.EXT`), if it is one.
+    static func recordingID(ofMedia name: String) -> String? {
+        for container in Container.allCases {
+            for suffix in [".partial." + container.fileExtension, "." + container.fileExtension] where name.hasSuffix(suffix) {
+                let id = String(name.dropLast(suffix.count))
+                return isValidID(id) ? id : nil
+            }
+        }
+        return nil
+    }
+
+    /// Whether `id` can be a recording's ID: vidrec's are digits and `-`
+    /// (`20261201-093015-2`); anything else in the pending folder is not vidrec's.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    /// A new sidecar for the recording `id`, whose own at `damaged` could not be used
+    /// (`reason`; `nil`: there was none), made from its media file; the damaged one is
+    /// moved aside. `nil` while the recording runs (its process rewrites the sidecar), or
+    /// when it has no media file.
+    private func rebuild(id: String, damaged: String?, reason: Error) -> RecordingSidecar? {
+        let base = directory + "/" + id
+        guard !RecordingLock.isHeld(base + ".lock") else { return nil }
+        let found = Container.allCases.lazy.compactMap { container -> (Container, String, Bool)? in
+            for (path, partial) in [("\(base).\(container.fileExtension)", false), ("\(base).partial.\(container.fileExtension)", true)] {
+                if let info = try? FileSystem.linkStatus(path), info.st_mode & S_IFMT == S_IFREG { return (container, path, partial) }
+            }
+            return nil
+        }.first
+        guard let (container, media, partial) = found else { return nil }
+        if let damaged { try? FileSystem.rename(damaged, to: damaged + ".damaged") }
+        let modified = (try? FileSystem.linkStatus(media)).map { Date(timeIntervalSince1970: Double($0.st_mtim.tv_sec)) } ?? Date()
+        var sidecar = RecordingSidecar(id: id, preset: "unknown", presetFile: "", camera: "unknown", microphone: nil,
+                                       container: container, startTime: modified, pid: 0, maxDuration: nil)
+        sidecar.state = partial ? .interrupted : .finished
+        sidecar.rebuilt = true
+        let why: String = switch reason {
+        case StoreError.damagedSidecar(_, let reason): reason
+        case let error as SystemError: error.reason
+        default: "it is not a sidecar vidrec can read"
+        }
+        sidecar.endReason = "its sidecar could not be used (\(why)) and was made again from the file"
+            + (damaged.map { "; the old one is \(($0 as NSString).lastPathComponent).damaged" } ?? "")
+        try? write(sidecar)
+        return sidecar
     }
 
     /// The recording with `id`.
@@ -254,7 +342,7 @@ public struct RecordingStore: Sendable {
 
     /// How far a running recording has come, as it last said.
     public func progress(of entry: Entry) -> SessionProgress? {
-        guard let data = FileManager.default.contents(atPath: directory + "/" + entry.id + ".progress") else { return nil }
+        guard let data = StateFile.contents(directory + "/" + entry.id + ".progress", limit: 1 << 20) else { return nil }
         return try? JSONDecoder().decode(SessionProgress.self, from: data)
     }
 

@@ -15,6 +15,8 @@ public enum StoreError: Error, CustomStringConvertible {
     case missingFile(String)
     /// `--as` names something that is not a plain file name.
     case invalidName(String)
+    /// A pending recording's sidecar could not be used (it is rebuilt from the media).
+    case damagedSidecar(String, reason: String)
     /// `vidrec show` names nothing in the album.
     case notInAlbum(String, album: String, suggestion: String?)
 
@@ -34,6 +36,8 @@ public enum StoreError: Error, CustomStringConvertible {
             "the recording's file \(path) is missing; discard it with 'vidrec discard'"
         case let .notInAlbum(name, album, suggestion):
             "nothing called '\(name)' in \(album)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'vidrec list' shows what is there")
+        case let .damagedSidecar(path, reason):
+            "the sidecar \(path) cannot be used: \(reason)"
         case let .invalidName(name):
             "'\(name)' is not a file name; give a plain name without '/', such as --as holiday"
         }

@@ -129,7 +129,8 @@ public struct Timeline: Sendable {
         if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
         lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
-        let position = Rational(frame.captureTime + videoShift - origin!, Duration.nanosecondsPerSecond) * frameRate
+        let position = Rational(approximating: Int128(frame.captureTime + videoShift - origin!) * Int128(frameRate.numerator),
+                                Int128(Duration.nanosecondsPerSecond) * Int128(frameRate.denominator))
         // The nearest slot; but a frame up to `jitterTolerance` late for the next slot
         // takes that slot (a real gap is a whole frame or more).
         let next = Rational(lastIndex + 1)

@@ -3,7 +3,7 @@
 public struct UploadError: Error, CustomStringConvertible, Sendable {
     /// The step that failed.
     public let operation: String
-    /// The destination, in rclone's syntax.
+    /// The destination, in rclone's syntax, its secrets redacted (``RcloneRemote/redacted``).
     public let destination: String
     /// The reason.
     public let reason: String
@@ -11,7 +11,7 @@ public struct UploadError: Error, CustomStringConvertible, Sendable {
     /// An error of `operation` on `destination`.
     public init(_ operation: String, _ destination: String, _ reason: String) {
         self.operation = operation
-        self.destination = destination
+        self.destination = RcloneRemote.redact(destination)
         self.reason = reason
     }
 

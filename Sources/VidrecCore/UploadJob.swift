@@ -12,6 +12,9 @@ public struct UploadJob: Codable, Sendable, Equatable {
     public var file: String
     /// Where it goes, in rclone's syntax: `REMOTE:PATH/NAME`.
     public var destination: String
+    /// ``destination`` for messages, listings and logs: an on-the-fly remote's keys and
+    /// passwords are `***` (``RcloneRemote/redacted``).
+    public var shownDestination: String { RcloneRemote.redact(destination) }
     /// Whether the local file is removed once the copy is verified (`--upload-move`).
     public var move: Bool
     /// The album the file was saved in, whose manifest forgets a moved file.

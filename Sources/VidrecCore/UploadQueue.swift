@@ -50,14 +50,27 @@ public struct UploadQueue: Sendable {
         var jobs: [UploadJob] = []
         for name in names {
             let file = directory + "/" + name
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
-            if let job = try? UploadQueue.decoder.decode(UploadJob.self, from: data) {
+            let read: Data?
+            do { read = try StateFile.read(file, limit: 1 << 20) } catch {
+                try? FileSystem.rename(file, to: file + ".damaged")  // not a regular file, or too big
+                continue
+            }
+            guard let data = read else { continue }
+            // A job is known by its file's name: one whose ID says otherwise (copied or
+            // edited by hand) could never be claimed or removed, and would be tried forever.
+            if let job = try? UploadQueue.decoder.decode(UploadJob.self, from: data), job.id + ".json" == name,
+               UploadQueue.isValidID(job.id) {
                 jobs.append(job)
             } else {
                 try? FileSystem.rename(file, to: file + ".damaged")
             }
         }
         return jobs
+    }
+
+    /// Whether `id` can name a job file: vidrec's own IDs are digits, `-` and hex letters.
+    static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64 && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isASCIIHexDigit || $0 == "-") }
     }
 
     /// Job files that could not be read, moved aside.
@@ -68,7 +81,7 @@ public struct UploadQueue: Sendable {
 
     /// The job as it stands on disk now (another process may have finished it).
     public func current(_ id: String) -> UploadJob? {
-        FileManager.default.contents(atPath: path(id)).flatMap { try? UploadQueue.decoder.decode(UploadJob.self, from: $0) }
+        StateFile.contents(path(id), limit: 1 << 20).flatMap { try? UploadQueue.decoder.decode(UploadJob.self, from: $0) }
     }
 
     /// Writes `job` (a failed attempt's count and next time) durably.

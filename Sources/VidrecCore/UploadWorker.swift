@@ -124,6 +124,13 @@ public final class UploadWorker: @unchecked Sendable {
         return nil
     }
 
+    /// Whether `destination` is a folder on this machine where the copy of `file` is
+    /// `file` itself (the album named as its own upload destination).
+    static func isSameFile(_ file: String, _ destination: String) -> Bool {
+        guard let local = RcloneRemote(parsing: destination)?.localFolder else { return false }
+        return FileSystem.sameFile(file, local)
+    }
+
     /// One attempt at `job`, under its lock.
     private func attempt(_ listed: UploadJob) {
         guard let lock = try? queue.claim(listed) else {
@@ -143,10 +150,15 @@ public final class UploadWorker: @unchecked Sendable {
         report(.uploading(job))
         do {
             try transfer.copy(job.file, to: job.destination)
-            let proof = try transfer.verify(job.file, against: job.destination)
+            var proof = try transfer.verify(job.file, against: job.destination)
             // The job goes first: a crash between the two keeps the local copy, never
             // loses it.
             try queue.remove(job)
+            if job.move, UploadWorker.isSameFile(job.file, job.destination) {
+                // A copy onto the file itself proves nothing; the only copy stays.
+                job.move = false
+                proof += "; the destination is this very file, so it is kept"
+            }
             if job.move {
                 FileSystem.removeQuietly(job.file, AlbumSaver.thumbnailPath(for: job.file))
                 if let album = job.album { try? manifest?.forget(job.file, album: album) }

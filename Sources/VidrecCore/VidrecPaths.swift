@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import VidrecMedia
 
 /// Where vidrec keeps things, resolved from the environment the XDG way.
 ///
@@ -26,6 +28,22 @@ public struct VidrecPaths: Sendable {
 
     /// `$XDG_STATE_HOME/vidrec` (default `~/.local/state/vidrec`): pending recordings.
     public var stateDirectory: String { xdg("XDG_STATE_HOME", default: ".local/state") + "/vidrec" }
+
+    /// Where running recordings' control sockets live: `$XDG_RUNTIME_DIR/vidrec`, the
+    /// user's own 0700 folder on a local file system (a socket cannot live on a 9p, NFS
+    /// or CIFS home); without the variable (cron), the same folder where systemd made it
+    /// (`/run/user/UID`), else `$TMPDIR/vidrec-UID` or `/tmp/vidrec-UID`, which vidrec
+    /// makes with mode 0700 and refuses when another user made it first
+    /// (``PrivateFolder``).
+    public var runtimeDirectory: String {
+        if let folder = environment["XDG_RUNTIME_DIR"], folder.hasPrefix("/") { return folder + "/vidrec" }
+        let session = "/run/user/\(geteuid())"
+        if let info = try? FileSystem.linkStatus(session), info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() {
+            return session + "/vidrec"
+        }
+        let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        return temporary + "/vidrec-\(geteuid())"
+    }
 
     /// `$XDG_CONFIG_HOME/vidrec` (default `~/.config/vidrec`).
     public var configDirectory: String { xdg("XDG_CONFIG_HOME", default: ".config") + "/vidrec" }

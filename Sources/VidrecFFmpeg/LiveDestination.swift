@@ -93,28 +93,47 @@ public struct LiveDestination: Sendable, Equatable, CustomStringConvertible {
     /// The URL for messages and logs, with secrets shortened: a password, the values of
     /// query parameters (SRT's `passphrase`), and an RTMP stream key longer than eight
     /// characters (services such as YouTube and Twitch use the key as the password).
-    public var description: String {
-        guard let separator = url.range(of: "://") else { return url }
-        var rest = String(url[separator.upperBound...])
+    public var description: String { LiveDestination.redacted(url) }
+
+    /// `text`, a URL that may not have parsed, with its secrets shortened as
+    /// ``description`` does: for messages about a URL that was refused.
+    public static func redacted(_ text: String) -> String {
+        // Read scalar by scalar, as libavformat reads bytes: an `@` joined to a combining
+        // mark is one Swift `Character`, but still an `@` to the server.
+        typealias Scalars = Substring.UnicodeScalarView
+        func string(_ scalars: Scalars) -> String { String(String.UnicodeScalarView(scalars)) }
+        func lastIndex(of scalar: Unicode.Scalar, in scalars: Scalars) -> Scalars.Index? { scalars.lastIndex(of: scalar) }
+        let url = Substring(text).unicodeScalars
+        guard let colon = url.firstIndex(of: ":"), string(url[colon...]).hasPrefix("://") else {
+            // Not a URL: a `user:password@host` in it is still shortened.
+            guard let at = lastIndex(of: "@", in: url) else { return text }
+            return "…" + string(url[at...])
+        }
+        let restStart = url.index(colon, offsetBy: 3)
+        let scheme = Scheme(rawValue: string(url[..<colon]).lowercased())
+        var rest = url[restStart...]
         var query = ""
         if let mark = rest.firstIndex(of: "?") {
             let parameters = rest[rest.index(after: mark)...].split(separator: "&").map { parameter in
-                parameter.split(separator: "=", maxSplits: 1).first.map { "\($0)=…" } ?? "…"
+                parameter.split(separator: "=", maxSplits: 1).first.map { "\(string($0))=…" } ?? "…"
             }
             query = "?" + parameters.joined(separator: "&")
-            rest = String(rest[..<mark])
+            rest = rest[..<mark]
         }
         let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        var authority = String(rest[..<authorityEnd])
-        var path = String(rest[authorityEnd...])
-        if let at = authority.lastIndex(of: "@") {
-            let user = authority[..<at].split(separator: ":", maxSplits: 1).first ?? ""
-            authority = "\(user):…@" + authority[authority.index(after: at)...]
+        var authority = string(rest[..<authorityEnd])
+        var path = string(rest[authorityEnd...])
+        let authorityScalars = rest[..<authorityEnd]
+        if let at = lastIndex(of: "@", in: authorityScalars) {
+            let user = authorityScalars[..<at].split(separator: ":", maxSplits: 1).first.map(string) ?? ""
+            authority = "\(user):…@" + string(authorityScalars[authorityScalars.index(after: at)...])
         }
-        if scheme == .rtmp || scheme == .rtmps, let slash = path.lastIndex(of: "/") {
-            let key = path[path.index(after: slash)...]
-            if key.count > 8 { path = path[...slash] + key.prefix(4) + "…" }
+        let pathScalars = rest[authorityEnd...]
+        if scheme == .rtmp || scheme == .rtmps || scheme == nil, let slash = lastIndex(of: "/", in: pathScalars) {
+            let key = pathScalars[pathScalars.index(after: slash)...]
+            if key.count > 8 { path = string(pathScalars[...slash]) + string(key.prefix(4)) + "…" }
         }
-        return "\(url[..<separator.upperBound])\(authority)\(path)\(query)"
+        return string(url[..<restStart]) + authority + path + query
     }
+
 }

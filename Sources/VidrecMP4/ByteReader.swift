@@ -70,7 +70,8 @@ struct ByteReader {
             } else if size == 0 {
                 size = Int64(end - at)
             }
-            guard size >= Int64(headerSize), at + Int(size) <= end else { throw malformed("box \(type) of \(size) bytes") }
+            // Sizes come from the file: compared with what is left, never added to a position.
+            guard size >= Int64(headerSize), size <= Int64(end - at) else { throw malformed("box \(type) of \(size) bytes") }
             boxes.append(Box(type: type, offset: Int64(at), headerSize: headerSize, size: size))
             at += Int(size)
         }

@@ -1,7 +1,18 @@
 /// Reads one movie fragment (`moof`) and adds its samples to the tracks, as ISO/IEC
 /// 14496-12 §8.8 describes: `tfhd` for the track and its defaults, `tfdt` for the first
 /// decode time, `trun` for the samples and where their bytes are.
+///
+/// Every number comes from a file that may be damaged: sample counts are bounded by the
+/// bytes that describe them, decode times by ``largestDecodeTime``, positions by the
+/// 64-bit range, and anything past those is ``MP4Error/malformed(_:path:)``.
 struct FragmentReader {
+    /// The latest decode time a sample may have: 2⁴⁸ ticks, 99 years at 90 kHz, so that
+    /// the index's sums and differences of times never overflow.
+    static let largestDecodeTime: Int64 = 1 << 48
+    /// The most samples one `trun` may list when their sizes and durations are all
+    /// defaults (no bytes each): a fragment of vidrec's holds a few dozen.
+    static let largestDefaultRun = 1 << 20
+
     /// The tracks' defaults from `trex`, by track ID.
     let defaults: [UInt32: TrackDefaults]
 
@@ -33,7 +44,10 @@ struct FragmentReader {
                 var reader = ByteReader(moof, from: Int(tfdt.payloadOffset), to: Int(tfdt.end), context: "tfdt")
                 let version = try reader.u8()
                 try reader.skip(3)
-                decodeTime = Int64(try reader.sized(version))
+                guard let time = Int64(exactly: try reader.sized(version)), time <= FragmentReader.largestDecodeTime else {
+                    throw .malformed("tfdt of track \(trackID) past the largest decode time", path: "")
+                }
+                decodeTime = time
             }
             var samples = tracks[trackID] ?? TrackSamples(trackID: trackID)
             var dataPosition = base
@@ -42,8 +56,16 @@ struct FragmentReader {
                 let versionAndFlags = try reader.u32()
                 let version = versionAndFlags >> 24, runFlags = versionAndFlags & 0xFF_FFFF
                 let count = Int(try reader.u32())
-                if runFlags & 0x1 != 0 { dataPosition = base + Int64(Int32(bitPattern: try reader.u32())) }
+                if runFlags & 0x1 != 0 {
+                    let (position, overflow) = base.addingReportingOverflow(Int64(Int32(bitPattern: try reader.u32())))
+                    guard !overflow else { throw .malformed("trun data offset past 64 bits", path: "") }
+                    dataPosition = position
+                }
                 let firstFlags: UInt32? = runFlags & 0x4 != 0 ? try reader.u32() : nil
+                let bytesEach = [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count * 4
+                guard bytesEach > 0 ? count <= reader.remaining / bytesEach : count <= FragmentReader.largestDefaultRun else {
+                    throw .malformed("trun of \(count) samples in \(reader.remaining) bytes", path: "")
+                }
                 for index in 0..<count {
                     let duration = runFlags & 0x100 != 0 ? try reader.u32() : fallback.duration
                     let size = runFlags & 0x200 != 0 ? try reader.u32() : fallback.size
@@ -57,7 +79,11 @@ struct FragmentReader {
                     samples.append(decodeTime: decodeTime, duration: duration, size: size, offset: dataPosition,
                                    compositionOffset: composition, isSync: TrackDefaults.isSync(sampleFlags))
                     decodeTime += Int64(duration)
-                    dataPosition += Int64(size)
+                    let (next, overflow) = dataPosition.addingReportingOverflow(Int64(size))
+                    guard !overflow, decodeTime <= FragmentReader.largestDecodeTime else {
+                        throw .malformed("trun of track \(trackID) past the largest decode time or file position", path: "")
+                    }
+                    dataPosition = next
                 }
             }
             previousDataEnd = dataPosition

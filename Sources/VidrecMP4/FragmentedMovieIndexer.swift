@@ -101,7 +101,7 @@ public struct FragmentedMovieIndexer: Sendable {
         let fileType = layout.fileTypeBytes
         let inFront: Bool
         if let reserved = layout.reserved, !fileType.isEmpty,
-           case let left = reserved.size - Int64(fileType.count + index.count), left == 0 || left >= 8 {
+           case let left = reserved.size - Int64(fileType.count + index.count), left == 0 || (left >= 8 && left <= Int64(UInt32.max)) {
             inFront = true
             try write(fd, index, at: Int64(fileType.count), path: path)
             if left > 0 { try write(fd, FragmentedMovieIndexer.freeHeader(left), at: Int64(fileType.count + index.count), path: path) }

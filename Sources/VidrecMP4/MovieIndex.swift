@@ -17,7 +17,8 @@ struct MovieIndex {
             guard let samples = tracks[track.trackID], samples.count > 0 else { continue }
             let timing = TrackTiming(samples, template: track)
             let presented = rescale(timing.presentedDuration, from: track.timescale, to: template.timescale)
-            let total = track.emptyEdits.reduce(0, +) + (track.hasEdits ? presented : rescale(timing.mediaDuration, from: track.timescale, to: template.timescale))
+            let total = (track.emptyEdits + [track.hasEdits ? presented : rescale(timing.mediaDuration, from: track.timescale, to: template.timescale)])
+                .reduce(UInt64(0)) { $0.addingReportingOverflow($1).overflow ? UInt64.max : $0 + $1 }
             movieDuration = max(movieDuration, total)
             trackBoxes.append(try trackBox(track, samples: samples, timing: timing, presented: presented, total: total))
         }
@@ -36,8 +37,10 @@ struct MovieIndex {
         return (Double(movieDuration) / Double(template.timescale), writer.bytes)
     }
 
+    /// `value` from one time scale to another, rounded; in 128 bits, and at most
+    /// `UInt64.max` (a damaged file's times).
     private func rescale(_ value: UInt64, from: UInt32, to: UInt32) -> UInt64 {
-        (value * UInt64(to) + UInt64(from) / 2) / UInt64(from)
+        UInt64(clamping: (UInt128(value) * UInt128(to) + UInt128(from) / 2) / UInt128(from))
     }
 
     private func children(of box: Box) throws(MP4Error) -> [Box] {
@@ -64,6 +67,7 @@ struct MovieIndex {
     /// (`media_time`) for `presented` movie time units.
     private func editBox(_ track: TrackTemplate, presented: UInt64) -> [UInt8] {
         let wide = presented > UInt64(UInt32.max) || track.emptyEdits.contains { $0 > UInt64(UInt32.max) }
+            || Int32(exactly: track.mediaTime) == nil
         let version: UInt8 = wide ? 1 : 0
         var writer = ByteWriter()
         writer.box(.edts) { edts in
@@ -75,7 +79,8 @@ struct MovieIndex {
                     elst.u32(0x0001_0000)
                 }
                 elst.sized(presented, version: version)
-                elst.sized(UInt64(bitPattern: track.mediaTime), version: version)
+                elst.sized(version == 1 ? UInt64(bitPattern: track.mediaTime) : UInt64(UInt32(bitPattern: Int32(track.mediaTime))),
+                           version: version)
                 elst.u32(0x0001_0000)
             }
         }

@@ -109,7 +109,7 @@ struct MovieLayout {
         } else if size == 0 {
             size = fileSize - offset
         }
-        guard size >= Int64(headerSize), offset + size <= fileSize else { return nil }
+        guard size >= Int64(headerSize), size <= fileSize - offset else { return nil }
         return Box(type: type, offset: offset, headerSize: headerSize, size: size)
     }
 

@@ -1,33 +1,57 @@
+import CSystemShims
 import Glibc
 
 extension FileDescriptor {
     /// The longest socket path `sockaddr_un` holds, in bytes (without the NUL).
     public static let maximumSocketPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// Creates a Unix stream socket listening at `path` (mode 0600; a stale socket file
-    /// there is replaced).
+    /// Creates a Unix stream socket listening at `path`, mode 0600 (a stale socket file
+    /// there is replaced). The mode is set with `chmod` after `bind`, not through the
+    /// process's umask, which other threads share; the folder it is in keeps others out
+    /// meanwhile, and the server checks each peer (``peerUserID(_:)``).
     ///
     /// - Throws: ``SystemError``; ENAMETOOLONG for a path longer than
     ///   ``maximumSocketPathBytes``.
-    /// The corresponding C functions are `socket`, `bind` and `listen`.
+    /// The corresponding C functions are `socket`, `bind`, `chmod` and `listen`.
     public static func listeningSocket(at path: String) throws(SystemError) -> FileDescriptor {
         try socket(at: path) { socket, address, length throws(SystemError) in
-            FileSystem.removeQuietly(path)
-            let umask = Glibc.umask(0o177)
-            defer { _ = Glibc.umask(umask) }
+            if let info = try? FileSystem.linkStatus(path), info.st_mode & S_IFMT == S_IFSOCK { FileSystem.removeQuietly(path) }
             try systemCall("bind", path) { Glibc.bind(socket.rawValue, address, length) }
-            try systemCall("listen", path) { Glibc.listen(socket.rawValue, 8) }
+            do throws(SystemError) {
+                try systemCall("chmod", path) { Glibc.chmod(path, 0o600) }
+                try systemCall("listen", path) { Glibc.listen(socket.rawValue, 8) }
+            } catch {
+                FileSystem.removeQuietly(path)
+                throw error
+            }
         }
     }
 
-    /// Connects a Unix stream socket to the one listening at `path`.
+    /// Connects a Unix stream socket to the one listening at `path`, and checks that the
+    /// process listening there is the same user's: a socket someone else put in its place
+    /// is refused (EPERM).
     ///
     /// - Throws: ``SystemError``: ENOENT or ECONNREFUSED when nothing listens there.
-    /// The corresponding C functions are `socket` and `connect`.
+    /// The corresponding C functions are `socket`, `connect` and `getsockopt`.
     public static func connectedSocket(to path: String) throws(SystemError) -> FileDescriptor {
-        try socket(at: path) { socket, address, length throws(SystemError) in
+        let connected = try socket(at: path) { socket, address, length throws(SystemError) in
             try systemCall("connect", path) { Glibc.connect(socket.rawValue, address, length) }
         }
+        do throws(SystemError) {
+            guard try connected.peerUserID(path) == geteuid() else { throw SystemError("connect", path, errno: EPERM) }
+        } catch {
+            connected.close()
+            throw error
+        }
+        return connected
+    }
+
+    /// The user ID of the process at the other end of a connected Unix socket.
+    /// The corresponding C function is `getsockopt` with `SO_PEERCRED`.
+    public func peerUserID(_ subject: String) throws(SystemError) -> uid_t {
+        var uid: UInt32 = 0
+        try systemCall("getsockopt", subject) { csystem_peer_uid(rawValue, &uid) }
+        return uid_t(uid)
     }
 
     /// A new Unix stream socket, handed with the address of `path` to `body` (which binds

@@ -104,4 +104,26 @@ extension FileSystem {
         let fd = try FileDescriptor.open(path, O_RDONLY)
         try fd.closeAfter { () throws(SystemError) in try fd.sync(path) }
     }
+
+    /// Whether `a` and `b` are the same file or folder (device and inode), following
+    /// links; `false` when either does not exist.
+    /// The corresponding C function is `stat`.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard let first = try? status(a), let second = try? status(b) else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
+    /// Whether the folders `a` and `b` are one: the same folder on disk, or, while they
+    /// do not exist yet, the same path once `.` and `..` are resolved.
+    public static func sameFolder(_ a: String, _ b: String) -> Bool {
+        if sameFile(a, b) { return true }
+        func normal(_ path: String) -> [Substring] {
+            var parts: [Substring] = []
+            for part in path.split(separator: "/") where part != "." {
+                if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+            }
+            return parts
+        }
+        return normal(a) == normal(b)
+    }
 }

@@ -63,7 +63,7 @@ func runVidrec(_ arguments: [String], home: String) -> (code: Int32, out: String
         try "{ not json".write(toFile: folder + "/broken.json", atomically: true, encoding: .utf8)
         let odd = runVidrec(["start", "--camera", "test", "--quality", "odd"], home: home.path)
         #expect(odd.code == 65)
-        #expect(odd.err == "Error: preset '\(folder)/odd.json': field 'width' must be an even whole number from 16 to 7680, not 641\n")
+        #expect(odd.err == "Error: preset '\(folder)/odd.json': field 'width' must be an even whole number from 32 to 7680, not 641\n")
         let broken = runVidrec(["start", "--camera", "test", "--quality", "broken"], home: home.path)
         #expect(broken.code == 65)
         #expect(broken.err.hasPrefix("Error: preset '\(folder)/broken.json' is not valid JSON"))

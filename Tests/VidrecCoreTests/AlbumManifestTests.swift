@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Testing
 import VidrecCore
 
@@ -26,14 +27,14 @@ import VidrecCore
     @Test func pruningByAgeRemovesWhatWasSavedLongerAgoButNeverTheNewest() throws {
         let state = try TemporaryDirectory(), album = try TemporaryDirectory()
         let files = try (0..<3).map { try album.write("clip\($0).mp4", "v") }
+        let manifest = AlbumManifest(stateDirectory: state.path)
+        for file in files { try manifest.recordSave(file) }
         // Saved 10 days, 2 days and 1 hour ago, as the manifest keeps it.
         let now = Date().timeIntervalSince1970
-        let items = zip(files, [now - 10 * 86_400, now - 2 * 86_400, now - 3_600]).map { file, saved in
-            ["name": (file as NSString).lastPathComponent, "saved": saved] as [String: Any]
-        }
         let folder = URL(fileURLWithPath: album.path).standardizedFileURL.path
-        _ = try state.write("albums.json", String(decoding: try JSONSerialization.data(withJSONObject: [folder: items]), as: UTF8.self))
-        let manifest = AlbumManifest(stateDirectory: state.path)
+        var albums = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest.path))) as? [String: [[String: Any]]])
+        for (index, saved) in [now - 10 * 86_400, now - 2 * 86_400, now - 3_600].enumerated() { albums[folder]![index]["saved"] = saved }
+        _ = try state.write("albums.json", String(decoding: try JSONSerialization.data(withJSONObject: albums), as: UTF8.self))
         #expect(try manifest.prune(album: album.path, keep: nil, maxBytes: nil, maxAge: 7 * 86_400) == [files[0]])
         #expect(try manifest.prune(album: album.path, keep: nil, maxBytes: nil, maxAge: 60) == [files[1]], "the newest always stays")
         #expect(FileManager.default.fileExists(atPath: files[2]))
@@ -50,6 +51,47 @@ import VidrecCore
         #expect(try manifest.removeOldest(album: album.path) == nil)
         #expect(FileManager.default.fileExists(atPath: files[2]) && FileManager.default.fileExists(atPath: foreign))
         #expect(try manifest.savedFiles(album: album.path) == ["segment2.mp4"])
+    }
+
+    @Test func aFileTheUserPutUnderASavedNameOrChangedIsNeverRemoved() throws {
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let manifest = AlbumManifest(stateDirectory: state.path)
+        let files = try (0..<4).map { try album.write("clip\($0).mp4", String(repeating: "v", count: 100)) }
+        for file in files { try manifest.recordSave(file) }
+        // clip0: replaced by the user's own file of the same name and size; clip1: edited.
+        unlink(files[0])
+        _ = try album.write("clip0.mp4", String(repeating: "u", count: 100))
+        let handle = try #require(FileHandle(forWritingAtPath: files[1]))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("more".utf8))
+        try handle.close()
+        #expect(try manifest.prune(album: album.path, keep: 1, maxBytes: nil) == [files[2]])
+        #expect(FileManager.default.fileExists(atPath: files[0]) && FileManager.default.fileExists(atPath: files[1]))
+        // Neither is vidrec's any more.
+        #expect(try manifest.savedFiles(album: album.path) == ["clip3.mp4"])
+        #expect(try manifest.removeOldest(album: album.path) == nil)
+    }
+
+    @Test func namesInADamagedManifestThatLeaveTheAlbumAreNeverFollowed() throws {
+        let state = try TemporaryDirectory(), root = try TemporaryDirectory()
+        let outside = try root.write("outside/victim.mp4", "v")
+        let album = root.path + "/album"
+        let file = try root.write("album/clip.mp4", "v")
+        let manifest = AlbumManifest(stateDirectory: state.path)
+        try manifest.recordSave(file)
+        // The victim's own identity, under a name that climbs out of the album.
+        var info = stat()
+        stat(outside, &info)
+        let folder = URL(fileURLWithPath: album).standardizedFileURL.path
+        let evil: [String: Any] = ["name": "../outside/victim.mp4", "saved": 0, "device": UInt64(info.st_dev), "inode": UInt64(info.st_ino),
+                                   "size": Int64(info.st_size), "modified": Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)]
+        var albums = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest.path))) as? [String: [[String: Any]]])
+        albums[folder]!.insert(evil, at: 0)
+        _ = try state.write("albums.json", String(decoding: try JSONSerialization.data(withJSONObject: albums), as: UTF8.self))
+        #expect(try manifest.prune(album: album, keep: 1, maxBytes: nil).isEmpty)
+        #expect(try manifest.removeOldest(album: album) == nil)
+        #expect(FileManager.default.fileExists(atPath: outside))
+        #expect(try manifest.savedFiles(album: album) == ["clip.mp4"])
     }
 
     @Test func twentySavesAtOnceAreAllRemembered() throws {

@@ -46,8 +46,8 @@ import VidrecMedia
 
     /// Each broken preset names the field and what is allowed.
     @Test(arguments: [
-        ("\"width\": 1280", "\"width\": 1281", "field 'width' must be an even whole number from 16 to 7680, not 1281"),
-        ("\"width\": 1280", "\"width\": 0", "field 'width' must be an even whole number from 16 to 7680, not 0"),
+        ("\"width\": 1280", "\"width\": 1281", "field 'width' must be an even whole number from 32 to 7680, not 1281"),
+        ("\"width\": 1280", "\"width\": 0", "field 'width' must be an even whole number from 32 to 7680, not 0"),
         ("\"height\": 720", "\"height\": \"720\"", "field 'height' must be a number, not \"720\""),
         ("\"frameRate\": 30", "\"frameRate\": 0", "field 'frameRate' must be frames per second from 1 to 240"),
         ("\"container\": \"mp4\"", "\"container\": \"avi\"", "field 'container' must be one of mp4, mov, mkv, webm, not \"avi\""),

@@ -34,6 +34,44 @@ struct NoFinalizingExpected: MovieFinalizing {
         #expect(info.st_mode & 0o777 == 0o700)
     }
 
+    @Test func aDamagedSidecarNeverHidesItsRecording() throws {
+        let entry = try finishedRecording()
+        let sidecar = store.directory + "/" + entry.id + ".json"
+        try Data("{ \"id\": ".utf8).write(to: URL(fileURLWithPath: sidecar))
+        let listed = store.list()
+        try #require(listed.count == 1, "the recording is still listed")
+        #expect(listed[0].id == entry.id && listed[0].state == .finished && listed[0].sidecar.rebuilt == true)
+        #expect(listed[0].sidecar.endReason?.hasPrefix("its sidecar could not be used") == true)
+        #expect(FileManager.default.contents(atPath: sidecar + ".damaged") == Data("{ \"id\": ".utf8), "the damaged one is kept")
+        // And it saves, whole.
+        let album = try TemporaryDirectory()
+        let saved = try store.commit(listed[0], to: Album(path: album.path), name: "kept", finalizer: NoFinalizingExpected())
+        #expect(FileManager.default.contents(atPath: saved) == bytes)
+    }
+
+    @Test func aSidecarThatIsAFIFOOrNamesAnotherRecordingIsNotWaitedOnOrTrusted() throws {
+        let first = try finishedRecording(at: Date(timeIntervalSince1970: 1_000_000))
+        let second = try finishedRecording(at: Date(timeIntervalSince1970: 2_000_000))
+        let firstSidecar = store.directory + "/" + first.id + ".json"
+        unlink(firstSidecar)
+        #expect(mkfifo(firstSidecar, 0o600) == 0)
+        // The second's sidecar copied over: it names the other recording.
+        let secondSidecar = store.directory + "/" + second.id + ".json"
+        let text = try String(contentsOfFile: secondSidecar, encoding: .utf8).replacingOccurrences(of: second.id, with: "../../" + second.id)
+        try text.write(toFile: secondSidecar, atomically: true, encoding: .utf8)
+        let listed = store.list()
+        #expect(listed.map(\.id) == [first.id, second.id])
+        #expect(listed.allSatisfy { $0.sidecar.rebuilt == true && $0.mediaPath.hasPrefix(store.directory + "/") })
+    }
+
+    @Test func aRecordingWhoseSidecarIsGoneIsListedAgain() throws {
+        let entry = try finishedRecording()
+        unlink(store.directory + "/" + entry.id + ".json")
+        let listed = store.list()
+        #expect(listed.map(\.id) == [entry.id])
+        #expect(listed.first?.sidecar.endReason == "its sidecar could not be used (it is missing) and was made again from the file")
+    }
+
     @Test func commitMovesTheRecordingIntoTheAlbumAndEmptiesPending() throws {
         let entry = try finishedRecording()
         let album = try TemporaryDirectory()
@@ -63,8 +101,11 @@ struct NoFinalizingExpected: MovieFinalizing {
         stat(store.directory, &b)
         try #require(a.st_dev != b.st_dev, "/dev/shm must be another file system than \(store.directory)")
         let entry = try finishedRecording()
+        chmod(entry.mediaPath, 0o600)  // as vidrec writes its recordings
         let saved = try store.commit(entry, to: Album(path: album.path), name: "far", finalizer: NoFinalizingExpected())
         #expect(FileManager.default.contents(atPath: saved) == bytes)
+        var copied = stat()
+        #expect(stat(saved, &copied) == 0 && copied.st_mode & 0o777 == 0o600, "the copy keeps the mode a rename keeps")
         #expect(try FileManager.default.contentsOfDirectory(atPath: album.path) == ["far.mp4"], "no temporary file left")
         #expect(!FileManager.default.fileExists(atPath: entry.mediaPath))
     }

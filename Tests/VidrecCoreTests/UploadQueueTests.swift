@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 import VidrecCore
@@ -109,5 +110,50 @@ import VidrecCore
         #expect(try manifest.savedFiles(album: album.path).isEmpty)
         // The job whose file was deleted by hand is dropped, not retried for ever.
         #expect(!FileManager.default.fileExists(atPath: remote.path + "/gone.mp4"))
+    }
+
+    @Test func aJobFileWhoseIDDoesNotMatchItsNameIsSetAsideNotTriedForever() throws {
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let file = try album.write("door.mp4", "movie")
+        let queue = UploadQueue(stateDirectory: state.path)
+        let job = try queue.enqueue(file: file, remote: "dest:", album: album.path, move: false)
+        let copied = queue.directory + "/20261201-000000-deadbeef.json"
+        try FileManager.default.moveItem(atPath: queue.directory + "/" + job.id + ".json", toPath: copied)
+        #expect(queue.jobs().isEmpty)
+        #expect(queue.damaged() == [copied + ".damaged"])
+        // Nothing is left to try: the worker ends at once instead of spinning on it.
+        let worker = UploadWorker(queue: queue, transfer: FolderTransfer(folder: state.path), manifest: nil) { _ in }
+        #expect(worker.finish(attempts: 3).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file))
+    }
+
+    @Test func aMoveWhoseDestinationIsTheFileItselfKeepsTheFile() throws {
+        /// rclone copying a local file onto itself: nothing to do, and the "copy" verifies.
+        final class Itself: Uploading {
+            func copy(_ file: String, to destination: String) throws {}
+            func verify(_ file: String, against destination: String) throws -> String { "md5 same" }
+        }
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let file = try album.write("door.mp4", "movie")
+        let queue = UploadQueue(stateDirectory: state.path)
+        try queue.enqueue(file: file, remote: ":local:" + album.path, album: album.path, move: true)
+        let proofs = Mutex<[String]>([])
+        let worker = UploadWorker(queue: queue, transfer: Itself(), manifest: nil) { event in
+            if case let .uploaded(job, proof) = event { proofs.withLock { $0.append("\(job.move) \(proof)") } }
+        }
+        #expect(worker.finish().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file), "the only copy stays")
+        #expect(proofs.withLock { $0 } == ["false md5 same; the destination is this very file, so it is kept"])
+    }
+
+    @Test func destinationsAreShownWithoutTheirSecrets() throws {
+        let state = try TemporaryDirectory()
+        let job = try UploadQueue(stateDirectory: state.path).enqueue(file: "/a/door.mp4", remote: ":s3,provider=AWS,secret_access_key=HUSH:bucket",
+                                                                   album: nil, move: false)
+        #expect(job.destination == ":s3,provider=AWS,secret_access_key=HUSH:bucket/door.mp4", "rclone needs it whole")
+        #expect(job.shownDestination == ":s3,provider=AWS,secret_access_key=***:bucket/door.mp4")
+        #expect(UploadError("copy", job.destination, "refused").description == "copy to :s3,provider=AWS,secret_access_key=***:bucket/door.mp4: refused")
+        var info = stat()
+        #expect(stat(state.path + "/uploads/" + job.id + ".json", &info) == 0 && info.st_mode & 0o077 == 0, "the job file is the user's alone")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Every bad input, run on the real binary: the exact first line on stderr, the exit
@@ -61,8 +62,8 @@ import Testing
         (start + ["--quality", "/nonexistent/p.json"], "Error: cannot read preset '/nonexistent/p.json': No such file or directory", 65),
         (start + ["--quality", "$HOME/broken.json"], "Error: preset '$HOME/broken.json' is not valid JSON", 65),
         (start + ["--quality", "$HOME/codec.json"], "Error: preset '$HOME/codec.json': field 'video.codec' names 'libx266', which is not a video encoder in this FFmpeg", 65),
-        (start + ["--quality", "$HOME/zero.json"], "Error: preset '$HOME/zero.json': field 'width' must be an even whole number from 16 to 7680, not 0", 65),
-        (start + ["--quality", "$HOME/odd.json"], "Error: preset '$HOME/odd.json': field 'height' must be an even whole number from 16 to 4320, not 481", 65),
+        (start + ["--quality", "$HOME/zero.json"], "Error: preset '$HOME/zero.json': field 'width' must be an even whole number from 32 to 7680, not 0", 65),
+        (start + ["--quality", "$HOME/odd.json"], "Error: preset '$HOME/odd.json': field 'height' must be an even whole number from 32 to 4320, not 481", 65),
         (start + ["--quality", "$HOME/fps.json"], "Error: preset '$HOME/fps.json': field 'frameRate' must be frames per second from 1 to 240", 65),
         (start + ["--quality", "$HOME/mpeg4crf.json"], "Error: the preset asks for what this FFmpeg cannot do: set crf 23 on mpeg4: Invalid argument (AVERROR -22); this encoder has no CRF mode; set 'video.bitRate' instead of 'video.crf'", 65),
         (start + ["--set", "brightness"], "Error: The value 'brightness' is invalid for '--set <name=value>': give a control and a value, such as brightness=200", 64),
@@ -116,6 +117,23 @@ import Testing
         (["show"], "Error: Missing expected argument '<name>'", 64),
         (["sheet"], "Error: nothing to draw in the albums $HOME/Videos/vidrec and $HOME/Pictures/vidrec; save a recording with 'vidrec save' or 'vidrec start --save', or a photo with 'vidrec snap --save'", 66),
         (["list", "--album", "$HOME/broken.json"], "Error: album $HOME/broken.json is not a folder; remove it or choose another album with --album DIR", 73),
+        // Hostile and careless input (names, numbers, cron lines, secrets).
+        (start + ["--as", "a\nb"], "Error: The value 'a\\nb' is invalid for '--as <name>': it holds a control character (a newline, tab or escape); remove it", 64),
+        (start + ["--name", "door\u{1B}[2J"], "Error: The value 'door\\u{1B}[2J' is invalid for '--name <template>': it holds a control character", 64),
+        (start + ["--as", "x/\u{301}y"], "Error: The value 'x/\u{301}y' is invalid for '--as <name>': give a plain file name", 64),
+        (["schedule", "*/5 * * * *", "--", "--max", "1", "--log", "/tmp/x\n* * * * * touch /tmp/pwned"],
+         "Error: The value '/tmp/x\\n* * * * * touch /tmp/pwned' is invalid for '--log <file>': it holds a control character", 64),
+        (["schedule", "*/5 * * * *\n* * * * * id"], "Error: The value '*/5 * * * *\\n* * * * * id' is invalid for '<cron-spec>': it holds a control character", 64),
+        (["schedule", "*/5 * * * *", "--", "--name", "100\\%"], "Error: The value '100\\%' is invalid for '<start-options>': cron reads a backslash before '%' as an escape and drops it", 64),
+        (start + ["--save", "--max-age", "106751991167301d"], "Error: The value '106751991167301d' is invalid for '--max-age <duration>'", 64),
+        (start + ["--segment", "9223372036854775807d"], "Error: The value '9223372036854775807d' is invalid for '--segment <duration>'", 64),
+        (start + ["--pre", "-9223372036854775808"], "Error: The value '-9223372036854775808' is invalid for '--pre <seconds>'", 64),
+        (start + ["--max", "9223372036854775807.9"], "Error: The value '9223372036854775807.9' is invalid for '--max <seconds>'", 64),
+        (start + ["--save", "--upload", ":s3,secret_access_key=HUSH"], "Error: The value ':s3,secret_access_key=***' is invalid for '--upload <remote:path>'", 64),
+        (start + ["--live", "rtmp://cam:hunter2@127.0.0.1/live"], "Error: The value 'rtmp://cam:…@127.0.0.1/live' is invalid for '--live <url>': an RTMP URL names an application and a stream", 64),
+        (start + ["--quality", "$HOME/tiny.json"], "Error: preset '$HOME/tiny.json': field 'width' must be an even whole number from 32 to 7680, not 16", 65),
+        (start + ["--quality", "$HOME/rate.json"], "Error: preset '$HOME/rate.json': field 'frameRate' must be frames per second from 1 to 240", 65),
+        (start + ["--quality", "$HOME/fifo.json"], "Error: cannot read preset '$HOME/fifo.json': Invalid argument", 65),
     ]
 
     static func prepare(_ home: Home) throws {
@@ -129,8 +147,12 @@ import Testing
             "mpeg4crf.json": high.replacingOccurrences(of: "libx264", with: "mpeg4").replacingOccurrences(of: "\"speed\": \"veryfast\",", with: ""),
             "opus.json": high.replacingOccurrences(of: "\"aac\"", with: "\"libopus\"").replacingOccurrences(of: "\"mp4\"", with: "\"mkv\""),
             "statefile": "not a folder",
+            "tiny.json": high.replacingOccurrences(of: "\"width\": 640", with: "\"width\": 16"),
+            "rate.json": high.replacingOccurrences(of: "\"frameRate\": 30", with: "\"frameRate\": \"2147483647/2147483646\""),
         ]
         for (name, text) in files { try text.write(toFile: home.path + "/" + name, atomically: true, encoding: .utf8) }
+        // A FIFO where a preset is: read, it would wait for a writer for ever.
+        try #require(mkfifo(home.path + "/fifo.json", 0o600) == 0)
     }
 
     @Test func thereAreAtLeastFortyBadInputs() {

@@ -67,6 +67,23 @@ extension KernelDriverTests {
             #expect(home.files(in: state.path + "/state/vidrec/pending", ending: ".mp4").isEmpty, "nothing left pending")
         }
 
+        /// A share cannot hold a socket (`bind`: ENXIO on 9p, likewise NFS and CIFS): the
+        /// control socket lives in the runtime folder, so a recording whose pending area is
+        /// on the share is still reached by `vidrec snap`.
+        @Test func aRecordingWhosePendingAreaIsOnAShareIsStillReachedBySnap() throws {
+            let home = try Home()
+            let state = try Place("9p")
+            let environment = ["XDG_STATE_HOME": state.path + "/state"]
+            let recording = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "low"], home: home.path,
+                                              environment: environment)
+            #expect(recording.waitForError(containing: "vidrec: recording "))
+            let snap = try VidrecProcess.run(["snap", "--camera", "test"], home: home.path, environment: environment)
+            #expect(snap.code == 0 && snap.err.contains("taken from recording"), "\(snap.err)")
+            recording.signal(SIGINT)
+            let ended = recording.wait()
+            #expect(ended.code == 0 && !ended.err.contains("no control socket"), "\(ended.err)")
+        }
+
         @Test func aSaveKilledAtAnyMomentOnAShareLeavesTheRecordingWholeInOnePlace() throws {
             let home = try Home()
             let album = try Place("9p")

@@ -35,4 +35,10 @@ int csystem_eventfd(void);
 /// count x264 sizes its threads by), or the online processors if that fails; at least 1.
 int csystem_available_processors(void);
 
+/// The user ID of the process at the other end of a connected Unix socket
+/// (`getsockopt(SO_PEERCRED)`), so that a control socket answers, and a client trusts,
+/// only its own user. `struct ucred` is hidden behind _GNU_SOURCE. Returns 0 and sets
+/// `*uid`, or -1 with errno set.
+int csystem_peer_uid(int socket, unsigned int *uid);
+
 #endif

@@ -29,13 +29,13 @@ struct ListCommand: VidrecCommand {
             return .success
         }
         guard !items.isEmpty else {
-            context.out("\(catalog.folders) \(catalog.albums.count == 1 ? "is" : "are") empty; save a recording with 'vidrec save' or 'vidrec start --save', or a photo with 'vidrec snap --save'\n")
+            context.out("\(TextSafety.printable(catalog.folders)) \(catalog.albums.count == 1 ? "is" : "are") empty; save a recording with 'vidrec save' or 'vidrec start --save', or a photo with 'vidrec snap --save'\n")
             return .success
         }
         let table = [["NAME", "DATE", "DURATION", "RESOLUTION", "PRESET", "SIZE", "CAMERA"]] + items.map { item in
-            [(item.madeByVidrec ? "" : "*") + item.name, ListCommand.dateText(item.date),
+            [(item.madeByVidrec ? "" : "*") + TextSafety.printable(item.name), ListCommand.dateText(item.date),
              item.kind == .photo ? "photo" : item.movie.map { String(format: "%.1f s", $0.duration) } ?? "unreadable",
-             item.resolution ?? "-", item.preset ?? "-", ByteCount.format(item.bytes), item.camera ?? "-"]
+             item.resolution ?? "-", TextSafety.printable(item.preset ?? "-"), ByteCount.format(item.bytes), TextSafety.printable(item.camera ?? "-")]
         }
         let widths = (0..<table[0].count).map { column in table.map { $0[column].count }.max() ?? 0 }
         for row in table {

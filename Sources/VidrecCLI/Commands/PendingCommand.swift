@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecFFmpeg
+import VidrecMedia
 
 /// `vidrec pending`: list recordings waiting to be saved.
 struct PendingCommand: VidrecCommand {
@@ -29,7 +30,7 @@ struct PendingCommand: VidrecCommand {
                 "id": entry.id, "state": entry.state.rawValue, "preset": entry.sidecar.preset,
                 "duration": duration ?? 0, "bytes": entry.bytes, "file": FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath,
                 "startTime": entry.sidecar.startTime, "droppedFrames": entry.sidecar.droppedFrames ?? 0,
-                "kind": entry.isPhoto ? "photo" : "video",
+                "kind": entry.isPhoto ? "photo" : "video", "rebuilt": entry.sidecar.rebuilt ?? false,
             ])
         }
         if json {
@@ -43,10 +44,14 @@ struct PendingCommand: VidrecCommand {
         func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
         context.out(pad("ID", 20) + " " + pad("STATE", 12) + " " + pad("PRESET", 10) + " " + pad("DURATION", 10) + " SIZE\n")
         for row in rows {
+            let state = (row["state"] as! String) + (row["rebuilt"] as! Bool ? "*" : "")
             let duration = row["kind"] as! String == "photo" ? "photo" : String(format: "%.2f s", row["duration"] as! Double)
-            context.out(pad(row["id"] as! String, 20) + " " + pad(row["state"] as! String, 12) + " "
-                        + pad(row["preset"] as! String, 10) + " " + pad(duration, 10) + " "
+            context.out(pad(row["id"] as! String, 20) + " " + pad(state, 12) + " "
+                        + pad(TextSafety.printable(row["preset"] as! String), 10) + " " + pad(duration, 10) + " "
                         + ByteCount.format(row["bytes"] as! Int64) + "\n")
+        }
+        if rows.contains(where: { $0["rebuilt"] as! Bool }) {
+            context.out("* its sidecar was damaged or missing and was made again from the file; 'vidrec save' keeps it\n")
         }
         return .success
     }

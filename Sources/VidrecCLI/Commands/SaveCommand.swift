@@ -31,9 +31,9 @@ struct SaveCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let rclone = try upload?.check(environment: context.paths.environment)
         let store = try context.store()
         let entry = try id.map { try store.entry(id: $0) } ?? store.newestSavable(command: "save")
+        let rclone = try upload?.check(environment: context.paths.environment, album: context.album(albumPath, for: entry).path)
         let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") })
         let album = context.album(albumPath, for: entry)

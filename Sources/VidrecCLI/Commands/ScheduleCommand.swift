@@ -1,5 +1,8 @@
+import Dispatch
 import Foundation
+import Synchronization
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec schedule 'CRON-SPEC' -- START-OPTIONS`: print (or install) the crontab line
 /// that runs `vidrec start` with those options.
@@ -10,7 +13,8 @@ struct ScheduleCommand: VidrecCommand {
         discussion: """
         Example: vidrec schedule '*/15 * * * *' -- --quality low --max 60 --save. The cron \
         fields and the start options are checked now. Every argument is quoted for the shell \
-        cron uses, and '%' is escaped. The job runs with --quiet: it prints nothing when all \
+        cron uses, and '%' is escaped; an argument with a newline or other control character is \
+        refused. The job runs with --quiet: it prints nothing when all \
         goes well, and one line on stderr when it fails, which cron mails to you; everything \
         goes to --log (default: ~/.local/state/vidrec/cron.log). With --install, the line is \
         added to your crontab through 'crontab -'.
@@ -21,34 +25,37 @@ struct ScheduleCommand: VidrecCommand {
         ],
         passesRest: true)
 
-    var cronSpec: String
+    var cronSpec: CronSpec
     var install: Bool
     var startArguments: [String]
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        cronSpec = arguments.positionals["cron-spec"] ?? ""
+        let specText = arguments.positionals["cron-spec"] ?? ""
         install = arguments.has("install")
         startArguments = arguments.rest
         do {
-            cronSpec = try CronSpec(cronSpec).text
+            cronSpec = try CronSpec(specText)
         } catch {
-            throw .invalidValue(cronSpec, for: "<cron-spec>", reason: error.reason)
+            throw .invalidValue(specText, for: "<cron-spec>", reason: error.reason)
         }
         // The options must be ones 'vidrec start' accepts.
         _ = try StartOptions(CommandLineParser(spec: StartOptions.spec).parse(startArguments))
-    }
-
-    /// Quotes one argument for /bin/sh, and escapes `%`, which cron turns into newlines.
-    static func quote(_ argument: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+")
-        let quoted = argument.allSatisfy { safe.contains($0) } && !argument.isEmpty
-            ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        return quoted.replacingOccurrences(of: "%", with: "\\%")
+        do {
+            _ = try CronLine(spec: cronSpec, binary: "/", startArguments: startArguments)
+        } catch {
+            throw .invalidValue(error.argument ?? startArguments.joined(separator: " "), for: "<start-options>", reason: error.reason)
+        }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let binary = URL(fileURLWithPath: context.executable).standardizedFileURL.path
-        let line = "\(cronSpec) \(ScheduleCommand.command(binary: binary, startArguments, defaultLog: context.paths.stateDirectory + "/cron.log"))"
+        let line: String
+        do {
+            line = try CronLine(spec: cronSpec, binary: binary,
+                                startArguments: ScheduleCommand.unattended(startArguments, defaultLog: context.paths.stateDirectory + "/cron.log")).text
+        } catch {
+            throw CLIError("cannot schedule '\(TextSafety.printable(error.argument ?? binary))': \(error.reason)", .usage)
+        }
         guard install else {
             context.out(line + "\n")
             return .success
@@ -58,8 +65,7 @@ struct ScheduleCommand: VidrecCommand {
         guard let crontab = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CLIError("crontab not found: install cron (sudo apt-get install cron), or add this line by hand: \(line)", .unavailable)
         }
-        let current = try ScheduleCommand.runCrontab(crontab, ["-l"], input: nil)
-        let existing = current.status == 0 ? current.output : ""
+        let existing = try ScheduleCommand.currentTable(crontab)
         if existing.split(separator: "\n").contains(Substring(line)) {
             context.err("vidrec: the crontab already has this line\n")
             context.out(line + "\n")
@@ -68,40 +74,59 @@ struct ScheduleCommand: VidrecCommand {
         let updated = existing + (existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n") + line + "\n"
         let write = try ScheduleCommand.runCrontab(crontab, ["-"], input: updated)
         guard write.status == 0 else {
-            throw CLIError("crontab - failed (status \(write.status)): \(write.output.trimmingCharacters(in: .whitespacesAndNewlines))", .failure)
+            throw CLIError("crontab - failed (status \(write.status)): \(write.errors.trimmingCharacters(in: .whitespacesAndNewlines))", .failure)
         }
         context.err("vidrec: added to your crontab\n")
         context.out(line + "\n")
         return .success
     }
 
-    /// The command part of the crontab line: quiet on success (cron mails only what a
-    /// failure prints, one line on stderr), everything in the log: the user's `--log`
-    /// if given, else `defaultLog`.
-    static func command(binary: String, _ startArguments: [String], defaultLog: String) -> String {
+    /// The user's crontab as `crontab -l` prints it. Only its "no crontab for USER"
+    /// counts as empty; any other failure stops here, before anything is written, so a
+    /// crontab that could not be read is never replaced.
+    static func currentTable(_ crontab: String) throws -> String {
+        let current = try runCrontab(crontab, ["-l"], input: nil)
+        if current.status == 0 { return current.output }
+        let errors = current.errors.trimmingCharacters(in: .whitespacesAndNewlines)
+        if errors.hasPrefix("no crontab for ") { return "" }
+        throw CLIError("crontab -l failed (status \(current.status)): \(errors.isEmpty ? "it said nothing" : errors); nothing was changed: fix cron, or add the line by hand", .failure)
+    }
+
+    /// The start options for an unattended run: quiet on success (cron mails only what a
+    /// failure prints, one line on stderr), everything in the log: the user's `--log` if
+    /// given, else `defaultLog`.
+    static func unattended(_ startArguments: [String], defaultLog: String) -> [String] {
         var arguments = startArguments
         let hasLog = arguments.contains { $0 == "--log" || $0.hasPrefix("--log=") }
         if !hasLog { arguments += ["--log", defaultLog] }
         if !arguments.contains("--quiet") { arguments.append("--quiet") }
-        return ([binary, "start"] + arguments).map(ScheduleCommand.quote).joined(separator: " ")
+        return arguments
     }
 
-    /// Runs crontab directly (no shell), feeding `input` on its standard input.
-    static func runCrontab(_ path: String, _ arguments: [String], input: String?) throws -> (status: Int32, output: String) {
+    /// Runs crontab directly (no shell), feeding `input` on its standard input; its
+    /// standard output and standard error are kept apart.
+    static func runCrontab(_ path: String, _ arguments: [String], input: String?) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        let output = Pipe(), stdin = Pipe()
+        let output = Pipe(), errors = Pipe(), stdin = Pipe()
         process.standardOutput = output
-        process.standardError = output
+        process.standardError = errors
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        let errorText = Mutex("")
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+        }
         if let input {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try stdin.fileHandleForWriting.close()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText.withLock { $0 })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec show NAME`: everything known about one item in the album.
 struct ShowCommand: VidrecCommand {
@@ -47,7 +48,7 @@ struct ShowCommand: VidrecCommand {
         if let unreadable = item.unreadable { lines.append(("unreadable", unreadable)) }
         let width = lines.map(\.0.count).max() ?? 0
         for (key, value) in lines {
-            context.out(key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value + "\n")
+            context.out(TextSafety.printable(key).padding(toLength: width, withPad: " ", startingAt: 0) + "  " + TextSafety.printable(value) + "\n")
         }
         return .success
     }

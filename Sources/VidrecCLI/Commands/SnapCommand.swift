@@ -63,7 +63,7 @@ struct SnapCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let rclone = try upload?.check(environment: context.paths.environment)
+        let rclone = try upload?.check(environment: context.paths.environment, album: context.photoAlbum(albumPath).path)
         let store = try context.store()
         let devices = SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none",
                                     controls: controls, keepControls: keepControls) { context.err("vidrec: \($0)\n") }

@@ -39,7 +39,7 @@ struct StartCommand: VidrecCommand {
         var uploads: UploadRunner?
         do {
             if let upload = options.upload {
-                let rclone = try upload.check(environment: context.paths.environment)
+                let rclone = try upload.check(environment: context.paths.environment, album: context.album(options.albumPath).path)
                 uploads = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest,
                                        log: logged.err)
                 uploads?.start()
@@ -73,6 +73,12 @@ struct StartCommand: VidrecCommand {
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
                                               maxAge: options.maxAge) : nil,
             startTime: started, pid: getpid())
+        do {
+            try PrivateFolder.prepare(context.paths.runtimeDirectory, closed: true)
+            request.controlFolder = context.paths.runtimeDirectory
+        } catch {
+            context.err("vidrec: no control socket (\(error)); 'vidrec snap', 'switch' and 'trigger' cannot reach this recording\n")
+        }
         let upload = options.upload
         let album = request.save?.album.path
         let queueUpload: @Sendable (String) -> Void = { saved in
@@ -147,8 +153,10 @@ struct StartCommand: VidrecCommand {
             switch event {
             case let .started(id, preset, settings, sources, limit):
                 // Before the recording line: whoever waits for it may ask at once.
-                control = controlServer(at: store.directory + "/" + id + ".sock", recorder: recorder,
-                                                     camera: sources.first ?? "the camera", warn: context.err)
+                control = request.controlSocket(id: id).flatMap { path in
+                    controlServer(at: path, photos: store.directory, recorder: recorder,
+                                  camera: sources.first ?? "the camera", warn: context.err)
+                }
                 let until = limit.map { "for \($0)" } ?? "until stopped"
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
             case .progress(let progress):
@@ -203,9 +211,10 @@ struct StartCommand: VidrecCommand {
     }
 
     /// The recording's control socket, through which `vidrec snap` takes photos from it
-    /// and `vidrec switch` moves it to another camera. A socket that cannot be made
-    /// costs only that: the recording goes on, and says so.
-    func controlServer(at path: String, recorder: Recorder, camera: String,
+    /// (into the pending folder `photos`, and nowhere else) and `vidrec switch` moves it
+    /// to another camera. A socket that cannot be made costs only that: the recording
+    /// goes on, and says so.
+    func controlServer(at path: String, photos: String, recorder: Recorder, camera: String,
                        warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
         let fit = options.fit
         let current = Mutex(camera)
@@ -215,6 +224,10 @@ struct StartCommand: VidrecCommand {
                     switch request.command {
                     case "snap":
                         guard let target = request.path else { break }
+                        guard StartCommand.isPendingPhoto(target, in: photos) else {
+                            return ControlReply(error: "a photo goes only into the pending folder \(photos), as ID.partial.jpg",
+                                                exitCode: ExitCode.usage.rawValue)
+                        }
                         let taken = try recorder.takePhoto(to: target, width: request.width)
                         return ControlReply(width: taken.width, height: taken.height, camera: current.withLock { $0 })
                     case "trigger":
@@ -244,6 +257,14 @@ struct StartCommand: VidrecCommand {
             warn("vidrec: no control socket (\(error)); 'vidrec snap' and 'vidrec switch' cannot reach this recording\n")
             return nil
         }
+    }
+
+    /// Whether `path` names a photo being taken in the pending folder `folder`:
+    /// `<folder>/ID.partial.jpg`, with a plain recording ID (no `/`, no `..`).
+    static func isPendingPhoto(_ path: String, in folder: String) -> Bool {
+        guard path.hasPrefix(folder + "/"), path.hasSuffix(".partial.jpg") else { return false }
+        let id = String(path.dropFirst(folder.count + 1).dropLast(".partial.jpg".count))
+        return RecordingStore.isValidID(id)
     }
 
     /// One line for each segment of a continuous recording as it closes: its path on

@@ -132,7 +132,7 @@ struct StartOptions {
             do {
                 live = try LiveDestination(parsing: text)
             } catch {
-                throw .invalidValue(text, for: "--live <url>", reason: error.description)
+                throw .invalidValue(LiveDestination.redacted(text), for: "--live <url>", reason: error.description)
             }
         }
         if let text = arguments[option: "segment"] {
@@ -240,7 +240,7 @@ struct StartOptions {
     static func duration(_ text: String) -> Rational? {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         if let last = text.last, let unit = units[last] {
-            return Rational(parsing: String(text.dropLast())).map { $0 * Rational(unit) }
+            return Rational(parsing: String(text.dropLast()))?.multiplied(by: Rational(unit))
         }
         return Rational(parsing: text)
     }

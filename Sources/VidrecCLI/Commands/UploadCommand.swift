@@ -65,7 +65,7 @@ struct UploadCommand: VidrecCommand {
         let formatter = ISO8601DateFormatter()
         if json {
             try context.printJSON(jobs.map { job -> [String: Any] in
-                var row: [String: Any] = ["id": job.id, "file": job.file, "destination": job.destination, "move": job.move,
+                var row: [String: Any] = ["id": job.id, "file": job.file, "destination": job.shownDestination, "move": job.move,
                                           "attempts": job.attempts, "queued": formatter.string(from: job.queued),
                                           "nextAttempt": formatter.string(from: job.nextAttempt)]
                 if let error = job.lastError { row["lastError"] = error }
@@ -79,7 +79,7 @@ struct UploadCommand: VidrecCommand {
             return
         }
         for job in jobs {
-            var line = "\(job.id)  \(job.file) -> \(job.destination)"
+            var line = "\(job.id)  \(job.file) -> \(job.shownDestination)"
             if job.move { line += " (move)" }
             if job.attempts > 0 { line += "  \(job.attempts) failed attempt\(job.attempts == 1 ? "" : "s"): \(job.lastError ?? "")" }
             context.out(line + "\n")

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 
 /// `--upload REMOTE:PATH` and `--upload-move`, shared by `vidrec start` and `vidrec save`.
 struct UploadOptions {
@@ -22,36 +23,32 @@ struct UploadOptions {
             return nil
         }
         guard UploadOptions.isRemote(remote) else {
-            throw .invalidValue(remote, for: "--upload <remote:path>", reason: "give an rclone remote and path, such as s3:bucket/videos (a remote set up with 'rclone config'), :local:/srv/videos or /srv/videos")
+            throw .invalidValue(RcloneRemote.redact(remote), for: "--upload <remote:path>", reason: "give an rclone remote and path, such as s3:bucket/videos (a remote set up with 'rclone config'), :local:/srv/videos or /srv/videos")
         }
         return UploadOptions(remote: remote, move: move)
     }
 
-    /// Whether `text` reads as an rclone destination: `/folder`, `remote:path` or
-    /// `:backend[,options]:path`.
+    /// Whether `text` reads as an rclone destination: `/folder`, `remote[,options]:path` or
+    /// `:backend[,options]:path`, with no control character.
     static func isRemote(_ text: String) -> Bool {
-        if text.hasPrefix("/") { return text.count > 1 }
-        if text.hasPrefix(":") {
-            let backend = text.dropFirst().prefix { $0 != ":" && $0 != "," }
-            return !backend.isEmpty && text.dropFirst().contains(":")
-        }
-        guard let colon = text.firstIndex(of: ":") else { return false }
-        let name = text[..<colon]
-        return !name.isEmpty && !name.contains("/") && !name.hasPrefix("-")
+        RcloneRemote(parsing: text) != nil && !TextSafety.hasControlCharacters(text)
     }
 
     /// The configured remote's name (`s3` of `s3:bucket`), `nil` for a folder or an
     /// on-the-fly remote.
-    var configuredRemote: String? {
-        guard !remote.hasPrefix("/"), !remote.hasPrefix(":"), let colon = remote.firstIndex(of: ":") else { return nil }
-        return String(remote[..<colon])
-    }
+    var configuredRemote: String? { RcloneRemote(parsing: remote)?.name }
 
     /// Finds rclone and checks the remote before anything is recorded, so that a
-    /// misspelt remote fails at once, not after an hour of recording.
+    /// misspelt remote fails at once, not after an hour of recording; a folder that is
+    /// `album` itself is refused (the copy would be the file, and `--upload-move` would
+    /// remove the only one).
     ///
-    /// - Throws: ``CLIError``: rclone is missing (69), or has no such remote (64).
-    func check(environment: [String: String]) throws -> Rclone {
+    /// - Throws: ``CLIError``: rclone is missing (69), has no such remote (64), or the
+    ///   destination is the album (64).
+    func check(environment: [String: String], album: String) throws -> Rclone {
+        if let folder = RcloneRemote(parsing: remote)?.localFolder, FileSystem.sameFolder(folder, album) {
+            throw CLIError("--upload \(remote) is the album itself, so the upload would copy each file onto itself\(move ? " and --upload-move would remove it" : ""); upload to another folder or a remote", .usage)
+        }
         guard let rclone = Rclone(environment: environment) else {
             throw CLIError("rclone is not installed, and --upload needs it: install it with 'apt-get install rclone', or drop --upload", .unavailable)
         }

@@ -1,4 +1,5 @@
 import VidrecCore
+import VidrecMedia
 
 /// Parses a subcommand's arguments strictly, the way swift-argument-parser does:
 /// `--opt value` and `--opt=value`, `-x value`, flags, positionals in order, `--` to end
@@ -17,6 +18,10 @@ public struct CommandLineParser: Sendable {
         var nextPositional = 0
         var index = 0
         var optionsEnded = false
+        for (at, argument) in arguments.enumerated() {
+            if spec.passesRest, argument == "--" { break }  // what follows is checked by the command it is for
+            try refuseControlCharacters(argument, at: at, in: arguments, positionals: positionals)
+        }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -84,6 +89,36 @@ public struct CommandLineParser: Sendable {
             }
         }
         return result
+    }
+
+    /// No argument may hold a control character (a newline, tab, escape): each becomes a
+    /// file name, a crontab line or terminal output somewhere. The error names the option
+    /// the value belongs to, or the positional it would be.
+    private func refuseControlCharacters(_ argument: String, at index: Int, in arguments: [String],
+                                         positionals: [ArgumentSpec]) throws(ParserError) {
+        guard TextSafety.hasControlCharacters(argument) else { return }
+        // The positional it would be: the words before it that are neither options nor their values.
+        var words = 0, skip = false
+        for earlier in arguments[..<index] {
+            if skip { skip = false; continue }
+            if earlier.hasPrefix("-"), earlier.count > 1 {
+                let name = earlier.hasPrefix("--") ? String(earlier.dropFirst(2)) : ""
+                skip = !earlier.contains("=") && spec.arguments.contains {
+                    if case .option = $0.kind { ("--" + $0.name == earlier) || $0.short.map { "-\($0)" } == earlier || $0.name == name } else { false }
+                }
+                continue
+            }
+            words += 1
+        }
+        var owner = words < positionals.count ? positionals[words].synopsis : "an argument"
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            let name = String(argument[argument.index(argument.startIndex, offsetBy: 2)..<equals])
+            owner = spec.arguments.first { $0.name == name }?.synopsis ?? owner
+        } else if index > 0, arguments[index - 1].hasPrefix("-") {
+            let previous = arguments[index - 1]
+            owner = spec.arguments.first { "--" + $0.name == previous || $0.short.map { "-\($0)" } == previous }?.synopsis ?? owner
+        }
+        throw .invalidValue(argument, for: owner, reason: "it holds a control character (a newline, tab or escape); remove it")
     }
 
     private func looksLikeOption(_ text: String) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import VidrecMedia
 
 /// Renders usage lines, help pages and usage errors, in swift-argument-parser's layout.
 public struct UsageRenderer: Sendable {
@@ -60,7 +61,7 @@ public struct UsageRenderer: Sendable {
     public static func usageError(_ error: ParserError, spec: CommandSpec?) -> String {
         let usageLine = spec.map(usage) ?? "Usage: \(program) <subcommand>"
         let helpCommand = spec.map { "\(program) \($0.name) --help" } ?? "\(program) --help"
-        return "Error: \(error)\n\(usageLine)\n  See '\(helpCommand)' for more information.\n"
+        return "Error: \(TextSafety.printable(error.description))\n\(usageLine)\n  See '\(helpCommand)' for more information.\n"
     }
 
     private static func row(_ left: String, _ right: String) -> String {

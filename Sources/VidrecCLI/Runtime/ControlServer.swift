@@ -3,15 +3,19 @@ import Glibc
 import Synchronization
 import VidrecMedia
 
-/// A running recording's control socket, `<pending>/ID.sock`: `vidrec snap` asks the
-/// recording for a photo through it instead of failing on a busy camera.
+/// A running recording's control socket, `<runtime>/ID.sock` (see
+/// ``VidrecPaths/runtimeDirectory``): `vidrec snap` asks the recording for a photo
+/// through it instead of failing on a busy camera.
 ///
 /// One connection at a time on the thread `vidrec.control`: one JSON request line in,
-/// one JSON reply line out. The socket has mode 0600 inside the 0700 pending folder, so
-/// only the user who records can ask.
+/// one JSON reply line out. The socket has mode 0600 inside a 0700 folder, and a
+/// connection from another user is closed unanswered (`SO_PEERCRED`), so only the user
+/// who records can ask.
 final class ControlServer: Sendable {
-    /// How long a client may take to send its request, in seconds.
-    static let requestTimeout = 5.0
+    /// How long a client may take to send its request, in seconds: vidrec's clients send
+    /// it as soon as they connect, and a client that sends nothing holds up the others
+    /// for no longer than this.
+    static let requestTimeout = 2.0
 
     private let path: String
     private let socket: FileDescriptor
@@ -34,6 +38,7 @@ final class ControlServer: Sendable {
                       let connection = try? socket.accept(path)
                 else { continue }
                 connection.closeAfter {
+                    guard (try? connection.peerUserID(path)) == geteuid() else { return }
                     let reply: ControlReply
                     do {
                         let line = try connection.readLine(within: ControlServer.requestTimeout, "a request on \(path)")

@@ -54,7 +54,7 @@ final class Rclone: Uploading {
     }
 
     func copy(_ file: String, to destination: String) throws {
-        let (status, _, err) = try run(["copyto", file, destination])
+        let (status, _, err) = try run(["copyto"], paths: [file, destination])
         guard status == 0 else { throw UploadError("copy", destination, Rclone.reason(err, status: status)) }
     }
 
@@ -73,7 +73,7 @@ final class Rclone: Uploading {
             (theirs, hashType) = (value, type)
         } else {
             // A store that keeps no checksum: read the copy back and hash it here.
-            let (status, out, err) = try run(["hashsum", "md5", "--download", destination])
+            let (status, out, err) = try run(["hashsum", "md5", "--download"], paths: [destination])
             guard status == 0, let value = out.split(separator: " ").first else {
                 throw UploadError("verify", destination, "reading the copy back failed: " + Rclone.reason(err, status: status))
             }
@@ -103,7 +103,7 @@ final class Rclone: Uploading {
     private func stat(_ path: String, hashType: String?, operation: String) throws -> Entry {
         var arguments = ["lsjson", "--stat", "--hash"]
         if let hashType { arguments += ["--hash-type", hashType] }
-        let (status, out, err) = try run(arguments + [path])
+        let (status, out, err) = try run(arguments, paths: [path])
         guard status == 0 else { throw UploadError(operation, path, Rclone.reason(err, status: status)) }
         guard let object = try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any] else {
             throw UploadError(operation, path, "rclone lsjson printed no entry")
@@ -113,13 +113,22 @@ final class Rclone: Uploading {
                      hashes: hashes)
     }
 
-    /// Runs rclone with `arguments`; standard error is read beside standard output so
-    /// that neither can fill its pipe.
-    private func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs rclone with `arguments`, then `--` and `paths` (so that a path starting with
+    /// `-` is never read as a flag); a destination's options (keys, passwords) go into
+    /// rclone's environment, never its argv, which every local user can read. Standard
+    /// error is read beside standard output so that neither can fill its pipe.
+    private func run(_ arguments: [String], paths: [String] = []) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
+        var childEnvironment = environment
+        var targets: [String] = []
+        for path in paths {
+            let (target, variables) = RcloneRemote(parsing: path)?.invocation ?? (path, [:])
+            targets.append(target)
+            childEnvironment.merge(variables) { _, new in new }
+        }
+        process.arguments = arguments + (paths.isEmpty ? [] : ["--"] + targets)
+        process.environment = childEnvironment
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -4,6 +4,7 @@ import VidrecCore
 import VidrecV4L2
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecMP4
 
 /// Maps a runtime error to its one-line message and exit code (see ``ExitCode``).
 enum RuntimeFailure {
@@ -32,6 +33,7 @@ enum RuntimeFailure {
             case .stillRecording: return (error.description, .temporaryFailure)
             case .albumNotAFolder, .cannotWrite: return (error.description, .cannotCreate)
             case .invalidName: return (error.description, .usage)
+            case .damagedSidecar: return (error.description, .dataError)
             }
         case let error as SystemError:
             return (describe(error), code(forErrno: error.errno))
@@ -58,6 +60,10 @@ enum RuntimeFailure {
             return (error.description, .unavailable)
         case let error as ALSAError:
             return (error.description, .unavailable)
+        case let error as PrivateFolder.Problem:
+            return (error.description, .cannotCreate)
+        case let error as MP4Error:
+            return (error.description, .dataError)
         default:
             return ("\(error)", .failure)
         }

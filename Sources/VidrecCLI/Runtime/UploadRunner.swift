@@ -68,14 +68,14 @@ final class UploadRunner: Sendable {
     static func describe(_ event: UploadEvent) -> String {
         switch event {
         case .uploading(let job):
-            return "vidrec: uploading \(job.file) to \(job.destination)"
+            return "vidrec: uploading \(job.file) to \(job.shownDestination)"
         case let .uploaded(job, proof):
-            return "vidrec: uploaded \(job.file) to \(job.destination) (verified: \(proof))" + (job.move ? "; the local copy is removed" : "")
+            return "vidrec: uploaded \(job.file) to \(job.shownDestination) (verified: \(proof))" + (job.move ? "; the local copy is removed" : "")
         case let .failed(job, reason, retryIn):
             let next = retryIn.map { String(format: "retrying in %.0f s", $0) } ?? "it stays queued"
             return "vidrec: upload of \(job.file) failed (attempt \(job.attempts)): \(reason); \(next)"
         case .dropped(let job):
-            return "vidrec: \(job.file) is gone; its upload to \(job.destination) is dropped"
+            return "vidrec: \(job.file) is gone; its upload to \(job.shownDestination) is dropped"
         }
     }
 }
