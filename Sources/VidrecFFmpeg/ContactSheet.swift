@@ -19,6 +19,33 @@ public struct ContactSheet: Sendable {
         self.columns = columns
     }
 
+    /// Draws the tiles whose pictures can be read, as ``render(_:)`` does; one that
+    /// cannot (a damaged poster frame, a file that is not a picture) is left out and
+    /// returned with its error, so one bad file never costs the whole sheet.
+    ///
+    /// - Returns: the JPEG, and the pictures left out.
+    /// - Throws: ``FFmpegError`` when no picture can be read.
+    public func renderSkippingUnreadable(_ tiles: [(picture: String, label: String)]) throws
+        -> (jpeg: [UInt8], skipped: [(picture: String, error: FFmpegError)]) {
+        do {
+            return (try render(tiles), [])
+        } catch let whole as FFmpegError {
+            // Only now, each picture alone, to find the ones at fault.
+            var good: [(picture: String, label: String)] = []
+            var skipped: [(picture: String, error: FFmpegError)] = []
+            for tile in tiles {
+                do {
+                    _ = try render([tile])
+                    good.append(tile)
+                } catch let error as FFmpegError {
+                    skipped.append((tile.picture, error))
+                }
+            }
+            guard !good.isEmpty, !skipped.isEmpty else { throw whole }
+            return (try render(good), skipped)
+        }
+    }
+
     /// Draws `tiles` (a picture or movie file, whose first picture is used, and its
     /// label), in order, left to right and top to bottom.
     ///

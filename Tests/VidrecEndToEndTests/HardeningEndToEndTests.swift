@@ -155,6 +155,20 @@ extension EndToEndTests {
             #expect(show.code == 64, "a control character is refused on the command line: \(show.err)")
         }
 
+        @Test func aDamagedPosterFrameIsLeftOutOfTheContactSheetNotTheSheet() throws {
+            let home = try Home()
+            for name in ["good", "bad"] {
+                let made = try VidrecProcess.run(Self.start + ["--max", "1", "--save", "--as", name], home: home.path)
+                #expect(made.code == 0, "\(made.err)")
+            }
+            try Data("not a picture".utf8).write(to: URL(fileURLWithPath: home.album + "/.thumbnails/bad.mp4.jpg"))
+            let sheet = try VidrecProcess.run(["sheet", "--album", home.album, "-o", home.path + "/sheet.jpg"], home: home.path)
+            #expect(sheet.code == 0, "\(sheet.err)")
+            #expect(sheet.err.contains("vidrec: left out of the contact sheet: \(home.album)/.thumbnails/bad.mp4.jpg ("), "\(sheet.err)")
+            // One tile wide: the good recording's.
+            #expect(try Probe.streams(home.path + "/sheet.jpg").first?.width == 320)
+        }
+
         /// An on-the-fly remote's keys, against a real S3 API (moto): never in a message,
         /// a listing or rclone's argv; rclone gets them in its environment.
         @Test func secretsNeverReachMessagesListingsOrArgv() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 import VidrecFFmpeg
 
 /// `vidrec sheet`: one JPEG of the album's poster frames, with names and durations.
@@ -31,7 +32,10 @@ struct SheetCommand: VidrecCommand {
             let length = item.kind == .photo ? "photo" : String(format: "%.1f s", item.movie?.duration ?? 0)
             return (picture: item.thumbnail ?? item.path, label: "\(item.name)  \(length)")
         }
-        let jpeg = try ContactSheet().render(tiles)
+        let (jpeg, skipped) = try ContactSheet().renderSkippingUnreadable(tiles)
+        for (picture, error) in skipped {
+            context.err("vidrec: left out of the contact sheet: \(TextSafety.printable(picture)) (\(TextSafety.printable(error.description)))\n")
+        }
         let path = output.map { ($0 as NSString).expandingTildeInPath } ?? catalog.album.path + "/.thumbnails/contact-sheet.jpg"
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
