@@ -108,6 +108,27 @@ extension EndToEndTests {
                 other.waitUntilExit()
                 // Closed unanswered: an empty read, or the connection reset or broken.
                 #expect(text == "b''\n" || text == "closed\n", "another user got: \(text) \(errors)")
+
+                // And a client refuses a socket another user listens on in its place.
+                let trap = home.path + "/trap"
+                try FileManager.default.createDirectory(atPath: trap, withIntermediateDirectories: true)
+                chmod(home.path, 0o755)
+                chmod(trap, 0o777)
+                let listener = Process()
+                listener.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                listener.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+                                      "import os,socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\ns.listen(1)\nprint('ready',flush=True)\nc,_=s.accept()\nc.recv(10)",
+                                      trap + "/fake.sock"]
+                let ready = Pipe()
+                listener.standardOutput = ready
+                try listener.run()
+                defer { if listener.isRunning { listener.terminate() } }
+                #expect(String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self) == "ready\n")
+                #expect {
+                    try FileDescriptor.connectedSocket(to: trap + "/fake.sock").close()
+                } throws: { error in
+                    (error as? SystemError)?.errno == EPERM
+                }
             }
             recording.signal(SIGINT)
             let ended = recording.wait()
@@ -195,7 +216,9 @@ extension EndToEndTests {
             #expect(upload.err.contains("to :s3,provider=Other,env_auth=false,access_key_id=***,secret_access_key=***,endpoint=***,region=us-east-1:clips/door.mp4 (verified: md5 "),
                     "\(upload.err)")
             #expect(server.objects("clips")["door.mp4"]?.md5 == (try UploadEndToEndTests.md5(home.album + "/door.mp4")))
-            for text in [first.err, first.out, upload.err, upload.out, try String(contentsOfFile: argvLog, encoding: .utf8)] {
+            let argv = try String(contentsOfFile: argvLog, encoding: .utf8)
+            #expect(argv.contains("copyto -- \(home.album)/door.mp4 vidrecupload:clips/door.mp4"), "paths after '--': \(argv)")
+            for text in [first.err, first.out, upload.err, upload.out, argv] {
                 #expect(!text.contains(secret), "the secret leaked: \(text)")
             }
         }
