@@ -73,11 +73,13 @@ struct StartCommand: VidrecCommand {
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
                                               maxAge: options.maxAge) : nil,
             startTime: started, pid: getpid())
+        // Said once the recording has started: a recording that cannot start says only why.
+        var controlProblem: (any Error)?
         do {
             try PrivateFolder.prepare(context.paths.runtimeDirectory, closed: true)
             request.controlFolder = context.paths.runtimeDirectory
         } catch {
-            context.err("vidrec: no control socket (\(error)); 'vidrec snap', 'switch' and 'trigger' cannot reach this recording\n")
+            controlProblem = error
         }
         let upload = options.upload
         let album = request.save?.album.path
@@ -153,6 +155,9 @@ struct StartCommand: VidrecCommand {
             switch event {
             case let .started(id, preset, settings, sources, limit):
                 // Before the recording line: whoever waits for it may ask at once.
+                if let controlProblem {
+                    context.err("vidrec: no control socket (\(controlProblem)); 'vidrec snap', 'switch' and 'trigger' cannot reach this recording\n")
+                }
                 control = request.controlSocket(id: id).flatMap { path in
                     controlServer(at: path, photos: store.directory, recorder: recorder,
                                   camera: sources.first ?? "the camera", warn: context.err)
