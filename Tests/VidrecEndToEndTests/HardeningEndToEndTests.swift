@@ -123,7 +123,14 @@ extension EndToEndTests {
                 listener.standardOutput = ready
                 try listener.run()
                 defer { if listener.isRunning { listener.terminate() } }
-                #expect(String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self) == "ready\n")
+                // Waits for the listener's whole line (a busy machine may hand it over in pieces).
+                var said = ""
+                while !said.contains("\n") {
+                    let chunk = ready.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    said += String(decoding: chunk, as: UTF8.self)
+                }
+                #expect(said == "ready\n")
                 #expect {
                     try FileDescriptor.connectedSocket(to: trap + "/fake.sock").close()
                 } throws: { error in
