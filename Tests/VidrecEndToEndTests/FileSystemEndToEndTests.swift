@@ -77,6 +77,8 @@ extension KernelDriverTests {
             let recording = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "low"], home: home.path,
                                               environment: environment)
             #expect(recording.waitForError(containing: "vidrec: recording "))
+            // Frames are flowing (the first can take seconds in the VM beside busy loops).
+            try recording.waitUntilRecorded(1, environment: environment)
             let snap = try VidrecProcess.run(["snap", "--camera", "test"], home: home.path, environment: environment)
             #expect(snap.code == 0 && snap.err.contains("taken from recording"), "\(snap.err)")
             recording.signal(SIGINT)
