@@ -14,7 +14,13 @@ import VidrecMedia
 /// Only when the camera offers no mode of the preset's aspect ratio is another one used
 /// (by rate, then size, as above), fitted by `fit`: cropped to fill by default.
 /// At a given size and rate, formats the device sends natively come before libv4l's
-/// software conversions, and raw formats before MJPEG (which must be decoded).
+/// software conversions, and raw formats before MJPEG and MJPEG before H.264 (both must
+/// be decoded; H.264 costs more).
+///
+/// Copying comes before all of that (``VideoHandling``): with `auto`, a mode that sends
+/// what the preset's codec makes (H.264, or Motion JPEG for an `mjpeg` preset) at the
+/// preset's exact size and rate is stored as it is; with `copy`, the best mode in such a
+/// format (or any compressed one) is, at whatever size and rate it has.
 public struct CameraModeSelector: Sendable {
     /// What was chosen.
     public struct Choice: Sendable, Equatable {
@@ -26,6 +32,9 @@ public struct CameraModeSelector: Sendable {
         public var fit: VideoFit?
         /// One line for the user: `camera mode: 640x360 YUYV 30 fps → scaled to 1280x720`.
         public var summary: String
+        /// Whether the camera's compressed frames are stored as they are (then the movie
+        /// has the mode's size and rate).
+        public var copied = false
     }
 
     /// Why no mode could be chosen.
@@ -34,6 +43,8 @@ public struct CameraModeSelector: Sendable {
         case noUsableFormat(camera: String, offered: [String])
         /// `--camera-format` asked for a format the camera does not offer.
         case formatNotOffered(camera: String, asked: String, offered: [String])
+        /// `--video copy`, and the camera sends no compressed format to copy.
+        case nothingToCopy(camera: String, wanted: String, offered: [String])
 
         public var description: String {
             switch self {
@@ -41,6 +52,8 @@ public struct CameraModeSelector: Sendable {
                 "camera \(camera) offers no pixel format vidrec can read (it offers \(offered.joined(separator: ", "))); vidrec reads \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))"
             case let .formatNotOffered(camera, asked, offered):
                 "camera \(camera) does not offer pixel format \(asked); it offers \(offered.joined(separator: ", ")) (see 'vidrec devices')"
+            case let .nothingToCopy(camera, wanted, offered):
+                "camera \(camera) sends no \(wanted) to store as it is (it offers \(offered.joined(separator: ", "))); record with --video encode or --video auto"
             }
         }
     }
@@ -61,10 +74,34 @@ public struct CameraModeSelector: Sendable {
     ///   - offered: every format the camera offers, for the message when none fits, if
     ///     `modes` lists only some formats' modes (those vidrec reads); else the formats
     ///     of `modes`.
+    ///   - handling: whether the camera's compressed stream may be stored as it is.
+    ///   - copyable: the format the preset's codec makes (``VideoEncoding/copyableFormat``).
     public func choose(from modes: [CameraMode], width: Int, height: Int, frameRate: Rational,
                        format: PixelFormat?, fit: VideoFit = .crop, camera: String,
-                       offered: [String]? = nil) throws(Failure) -> Choice {
-        let usable = try usableModes(modes, format: format, camera: camera, offered: offered)
+                       offered: [String]? = nil, handling: VideoHandling = .encode,
+                       copyable: PixelFormat? = nil) throws(Failure) -> Choice {
+        var usable = try usableModes(modes, format: format, camera: camera, offered: offered)
+        let copies = { (mode: CameraMode) -> Bool in
+            guard let copyable, let own = mode.pixelFormat else { return false }
+            return own == copyable || (copyable.isJPEG && own.isJPEG)
+        }
+        switch handling {
+        case .auto:
+            if let mode = usable.first(where: { copies($0) && !$0.emulated && $0.width == width && $0.height == height && $0.frameRate == frameRate }) {
+                return Choice(mode: mode, outputFrameRate: mode.frameRate, fit: nil,
+                              summary: "camera mode: \(mode.description) → copied", copied: true)
+            }
+        case .copy:
+            let compressed = usable.filter { copies($0) }
+            let any = usable.filter { $0.pixelFormat?.isCompressed == true }
+            guard !compressed.isEmpty || !any.isEmpty else {
+                throw .nothingToCopy(camera: camera, wanted: copyable.map { $0 == .h264 ? "H.264" : "Motion JPEG" } ?? "H.264 or Motion JPEG",
+                                     offered: Array(Set(offered ?? modes.map(\.fourcc))).sorted())
+            }
+            usable = compressed.isEmpty ? any : compressed
+        case .encode:
+            break
+        }
 
         let sameAspect = usable.filter { $0.width * height == width * $0.height }
         let pool = sameAspect.isEmpty ? usable : sameAspect
@@ -94,8 +131,15 @@ public struct CameraModeSelector: Sendable {
             // The lowest rate that is still fast enough (exact first), then native, then raw.
             if a.frameRate != b.frameRate { return a.frameRate < b.frameRate }
             if a.emulated != b.emulated { return !a.emulated }
-            return a.pixelFormat != .mjpeg && b.pixelFormat == .mjpeg
+            return Self.decodingCost(a) < Self.decodingCost(b)
         }!
+        if handling == .copy {
+            var summary = "camera mode: \(mode.description) → copied"
+            if mode.width != width || mode.height != height || mode.frameRate != frameRate {
+                summary += " (at the camera's \(mode.width)x\(mode.height) \(mode.frameRate) fps, not the preset's \(width)x\(height) \(frameRate) fps: a copied stream is not scaled)"
+            }
+            return Choice(mode: mode, outputFrameRate: mode.frameRate, fit: nil, summary: summary, copied: true)
+        }
         let output = min(mode.frameRate, frameRate)
         let fitted: VideoFit? = sameAspect.isEmpty ? fit : nil
         var summary = "camera mode: \(mode.width)x\(mode.height) \(mode.fourcc) \(output) fps"
@@ -125,7 +169,7 @@ public struct CameraModeSelector: Sendable {
         return usable.max { a, b in
             if a.width * a.height != b.width * b.height { return a.width * a.height < b.width * b.height }
             if a.emulated != b.emulated { return a.emulated }
-            if (a.pixelFormat == .mjpeg) != (b.pixelFormat == .mjpeg) { return a.pixelFormat == .mjpeg }
+            if Self.decodingCost(a) != Self.decodingCost(b) { return Self.decodingCost(a) > Self.decodingCost(b) }
             return a.frameRate < b.frameRate
         }!
     }
@@ -141,6 +185,12 @@ public struct CameraModeSelector: Sendable {
         }
         guard !usable.isEmpty else { throw .noUsableFormat(camera: camera, offered: offered) }
         return usable
+    }
+
+    /// 0 for raw formats, 1 for JPEG, 2 for H.264: what reading a frame costs.
+    static func decodingCost(_ mode: CameraMode) -> Int {
+        guard let format = mode.pixelFormat, format.isCompressed else { return 0 }
+        return format.isJPEG ? 1 : 2
     }
 
     /// `16:9`, `4:3`: a size's aspect ratio in lowest terms.

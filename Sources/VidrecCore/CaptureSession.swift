@@ -319,6 +319,7 @@ public final class CaptureSession: Sendable {
         // drops that left an empty slot in the movie count.
         let captureDropped = min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
         let movieDropped = movie.droppedVideoFrames
+        let leftOut = movie.leftOutFrames
 
         let reason: EndReason
         if let failure {
@@ -330,8 +331,8 @@ public final class CaptureSession: Sendable {
         } else {
             reason = .stopped
         }
-        return RecordingOutcome(
-            reason: reason, error: failure, videoFrames: timeline.videoFrames - movieDropped,
+        var outcome = RecordingOutcome(
+            reason: reason, error: failure, videoFrames: timeline.videoFrames - movieDropped - leftOut,
             audioFrames: gate.released + closingPadding,
             // Every empty slot is counted once: those a queue caused (the capture queue's
             // while the movie ran, not after its end, and the movie output's own) and
@@ -342,6 +343,8 @@ public final class CaptureSession: Sendable {
             closingSilence: closingPadding, stretchedAudio: timeline.stretchedAudio,
             droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: movie.bytesWritten,
             lostOutputs: lostOutputs)
+        outcome.undecodableFrames = leftOut
+        return outcome
     }
 }
 

@@ -71,6 +71,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     }
 
     public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
+        encoder.observe(frame)
         condition.lock()
         let due = requests.filter { $0.after < frame.captureTime }
         requests.removeAll { $0.after < frame.captureTime }

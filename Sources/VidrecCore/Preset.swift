@@ -22,11 +22,17 @@ public struct Preset: Sendable, Equatable {
     /// One line: `1920x1080 30 fps, libx264 veryfast CRF 23, aac 48000 Hz 2 ch 128 kb/s, mp4`.
     public var resolvedDescription: String {
         let v = settings.video
-        var video = "\(v.width)x\(v.height) \(v.frameRate) fps, \(v.codec)"
-        if let speed = v.speed { video += " \(speed)" }
-        if let crf = v.crf { video += " CRF \(crf)" }
-        if let bitRate = v.bitRate { video += (v.crf == nil ? " " : " max ") + ByteCount.bitRate(bitRate) }
-        video += " \(v.pixelFormat) key every \(v.keyframeInterval)"
+        var video = "\(v.width)x\(v.height) \(v.frameRate) fps, "
+        if let copied = v.copied {
+            video += "\(copied.format == .h264 ? "H.264" : "Motion JPEG") copied from the camera"
+        } else {
+            video += v.codec
+            if let speed = v.speed { video += " \(speed)" }
+            if let crf = v.crf { video += " CRF \(crf)" }
+            if let bitRate = v.bitRate { video += (v.crf == nil ? " " : " max ") + ByteCount.bitRate(bitRate) }
+            video += " \(v.pixelFormat) key every \(v.keyframeInterval)"
+            if v.handling != .auto { video += " (video \(v.handling.rawValue))" }
+        }
         let audio = settings.audio.map {
             "\($0.codec) \($0.sampleRate) Hz \($0.channels) ch \(ByteCount.bitRate($0.bitRate))"
         } ?? "no audio"

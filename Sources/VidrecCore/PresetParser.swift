@@ -20,7 +20,7 @@ public struct PresetParser: Sendable {
     }
 
     static let topFields = ["description", "width", "height", "frameRate", "container", "video", "audio"]
-    static let videoFields = ["codec", "speed", "crf", "bitRate", "keyframeInterval", "pixelFormat"]
+    static let videoFields = ["codec", "speed", "crf", "bitRate", "keyframeInterval", "pixelFormat", "handling"]
     static let audioFields = ["codec", "sampleRate", "channels", "bitRate"]
     /// Containers and the codecs each can hold.
     static let containers = Container.allCases.filter(\.isMovie).map(\.rawValue)
@@ -81,10 +81,17 @@ public struct PresetParser: Sendable {
         guard pixelFormatExists(pixelFormat) else {
             throw .invalidField(file: file, field: "video.pixelFormat", problem: "names '\(pixelFormat)', which FFmpeg does not know; use yuv420p")
         }
-        let videoEncoding = VideoEncoding(
+        var videoEncoding = VideoEncoding(
             codec: videoCodec, width: width, height: height, frameRate: frameRate, pixelFormat: pixelFormat,
             speed: try video.string("speed", required: false), crf: crf, bitRate: videoBitRate,
             keyframeInterval: keyframeInterval)
+        if let handling = try video.string("handling", required: false) {
+            guard let value = VideoHandling(rawValue: handling) else {
+                throw .invalidField(file: file, field: "video.handling",
+                                    problem: "is '\(TextSafety.printable(handling))'; use auto (copy the camera's stream when it is the preset's codec, size and rate), copy or encode")
+            }
+            videoEncoding.handling = value
+        }
 
         var audioEncoding: AudioEncoding?
         if let audioObject = try top.object("audio", required: false) {

@@ -86,6 +86,7 @@ public final class Recorder: Sendable {
         guard let (sidecar, settings) = running.withLock({ $0 }), let session = session.withLock({ $0 }) else {
             throw CaptureSessionError.notRunning
         }
+        if settings.copied != nil { throw RecorderError.copiedStreamCannotSwitch(sidecar.camera) }
         if let path = try devices.findCamera() {
             if path == sidecar.cameraPath { throw RecorderError.alreadyRecordingFrom(sidecar.camera) }
             if let holder = store.running().first(where: { $0.sidecar.cameraPath == path }) {
@@ -332,6 +333,7 @@ public final class Recorder: Sendable {
     private static func describe(_ outcome: RecordingOutcome, of report: RecordingReport, in sidecar: inout RecordingSidecar) {
         sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
         sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
+        sidecar.undecodableFrames = outcome.undecodableFrames
         sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }

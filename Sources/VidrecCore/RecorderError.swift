@@ -8,6 +8,8 @@ public enum RecorderError: Error, Sendable, Equatable {
     case alreadyRecordingFrom(String)
     /// These devices cannot record in segments (scripted test devices).
     case segmentsUnsupported
+    /// `vidrec switch` during a recording that stores its camera's own stream.
+    case copiedStreamCannotSwitch(String)
 }
 
 extension RecorderError: CustomStringConvertible {
@@ -21,6 +23,8 @@ extension RecorderError: CustomStringConvertible {
             "the recording already records from \(camera)"
         case .segmentsUnsupported:
             "these devices cannot record in segments"
+        case let .copiedStreamCannotSwitch(camera):
+            "the recording stores the stream of \(camera) as it is, and another camera's stream cannot continue it"
         }
     }
 }

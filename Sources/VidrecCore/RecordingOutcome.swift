@@ -19,6 +19,9 @@ public struct RecordingOutcome: Sendable {
     public var queueDroppedFrames: Int64
     /// Frames the device reported skipping (sequence-number jumps).
     public var deviceSkippedFrames: Int64
+    /// The camera's frames the movie left out: undecodable, or (a copied H.264 stream)
+    /// after a lost frame up to the next keyframe. Not in ``videoFrames``.
+    public var undecodableFrames: Int64 = 0
     /// Dropped slots at the very end that hold a repeat of the last frame.
     public var repeatedFrames: Int64
     /// Slots between a camera switch and the new camera's first frame, holding a

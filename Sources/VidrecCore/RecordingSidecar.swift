@@ -48,6 +48,9 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var droppedFrames: Int64?
     /// Frames the camera itself reported skipping (V4L2 sequence numbers).
     public var cameraSkippedFrames: Int64?
+    /// The camera's frames left out of the movie: undecodable, or (a copied H.264
+    /// stream) after a lost frame up to the next keyframe.
+    public var undecodableFrames: Int64?
     /// Dropped slots at the very end filled with a repeat of the last frame.
     public var repeatedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.

@@ -9,12 +9,16 @@ public enum StillCapture {
 
     /// One frame from `camera`, after `settleFrames`.
     ///
-    /// - Parameter timeout: the longest to wait for any one frame, in seconds.
+    /// - Parameters:
+    ///   - timeout: the longest to wait for any one frame, in seconds.
+    ///   - observe: sees every frame up to the one kept, in order (an H.264 picture is
+    ///     decoded from the keyframe before it: ``PhotoEncoding/observe(_:)``).
     /// - Throws: the camera's error when it cannot start or vanishes;
     ///   ``PhotoError/noFrame(camera:seconds:)`` when it sends nothing in time.
     public static func frame(from camera: any VideoCaptureSource, settleFrames: Int = StillCapture.settleFrames,
-                             timeout: Double = 10) throws -> VideoFrame {
-        let queue = CaptureQueue(videoCapacity: 2)
+                             timeout: Double = 10, observe: (VideoFrame) -> Void = { _ in }) throws -> VideoFrame {
+        // An H.264 picture is decoded from the keyframe on: no frame may be dropped.
+        let queue = CaptureQueue(videoCapacity: camera.videoFormat.pixelFormat == .h264 ? 64 : 2)
         try camera.start(into: queue)
         defer { camera.stop() }
         var seen = 0
@@ -28,6 +32,7 @@ public enum StillCapture {
             switch event {
             case .video(let frame):
                 waited = 0
+                observe(frame)
                 if seen >= settleFrames { return frame }
                 seen += 1
             case .audio:

@@ -3,10 +3,10 @@ import VidrecMedia
 
 /// A captured frame's pixels as libswscale reads them: one pointer and one stride per
 /// plane, and the pixel format. Raw frames are read where they lie, in the frame's own
-/// buffer; Motion-JPEG frames are decoded first.
+/// buffer; compressed frames (Motion JPEG, H.264) are decoded first.
 ///
-/// The pointers are borrowed: valid while the frame, and the decoder for MJPEG, are
-/// alive and the decoder decodes nothing else.
+/// The pointers are borrowed: valid while the frame, and the decoder for compressed
+/// frames, are alive and the decoder decodes nothing else.
 struct CapturedPicture {
     /// Each plane's first byte (four entries, unused ones `nil`).
     var planes: [UnsafePointer<UInt8>?]
@@ -15,15 +15,18 @@ struct CapturedPicture {
     /// The planes' layout.
     var format: AVPixelFormat
 
-    /// Reads `input`; an MJPEG frame is decoded with `decoder`, which is made on first use.
+    /// Reads `input`; a compressed frame is decoded with `decoder`, which is made on
+    /// first use.
     ///
-    /// - Throws: ``FFmpegError`` for a corrupt MJPEG frame (cameras do send those).
-    init(_ input: VideoFrame, decoder: inout MJPEGDecoder?) throws {
+    /// - Returns: `nil` for an H.264 frame that gives no picture (one that follows a
+    ///   lost frame, until the next keyframe).
+    /// - Throws: ``FFmpegError`` for a corrupt frame (cameras do send those).
+    init?(_ input: VideoFrame, decoder: inout FrameDecoder?) throws {
         var planes: [UnsafePointer<UInt8>?] = Array(repeating: nil, count: 4)
         var strides: [Int32] = Array(repeating: 0, count: 4)
-        if input.pixelFormat == .mjpeg {
-            if decoder == nil { decoder = try MJPEGDecoder() }
-            try decoder!.decode(input)
+        if input.pixelFormat.isCompressed {
+            if decoder?.format != input.pixelFormat { decoder = try FrameDecoder(for: input.pixelFormat) }
+            guard try decoder!.decode(input) else { return nil }
             let decoded = decoder!.frame
             withUnsafeBytes(of: &decoded.pointee.data) { data in
                 for i in 0..<4 { planes[i] = UnsafePointer(data.load(fromByteOffset: i * 8, as: UnsafeMutablePointer<UInt8>?.self)) }

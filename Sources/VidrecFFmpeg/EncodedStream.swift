@@ -34,6 +34,17 @@ public final class EncodedStream: @unchecked Sendable {
         parameters = try OwnedCodecParameters(copying: encoder, subject: name)
     }
 
+    /// Describes a video stream that is not encoded here: a camera's compressed stream,
+    /// copied (``VideoStreamCopier``), with `parameters` already filled.
+    init(copied parameters: OwnedCodecParameters, timeBase: AVRational, frameRate: AVRational, name: String) {
+        kind = .video
+        encoderName = name
+        self.timeBase = timeBase
+        self.frameRate = frameRate
+        packetsPerSecond = 0
+        self.parameters = parameters
+    }
+
     /// Frames a second, for video.
     var framesPerSecond: Double { frameRate.num > 0 && frameRate.den > 0 ? av_q2d(frameRate) : 0 }
 

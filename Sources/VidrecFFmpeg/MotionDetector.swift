@@ -24,7 +24,7 @@ public final class MotionDetector: CaptureOutput {
     private let threshold: Double
     private let onMotion: @Sendable (Double) -> Void
     private let scaler = Scaler()
-    private var decoder: MJPEGDecoder?
+    private var decoder: FrameDecoder?
     private var previous: [UInt8]?
     private var current = [UInt8](repeating: 0, count: Int(MotionDetector.width * MotionDetector.height))
 
@@ -37,7 +37,7 @@ public final class MotionDetector: CaptureOutput {
     }
 
     public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
-        // A corrupt MJPEG frame is simply not looked at.
+        // A corrupt compressed frame is simply not looked at.
         guard let picture = try? CapturedPicture(frame, decoder: &decoder) else { return }
         let context = try scaler.context(from: Int32(frame.width), Int32(frame.height), picture.format,
                                          to: Self.width, Self.height, AV_PIX_FMT_GRAY8, subject: "motion")

@@ -18,7 +18,9 @@ public final class MovieEncoder: CaptureOutput {
 
     // Owners, each freeing its own C object, so that a throw part-way through the
     // initializer frees what was made so far.
-    private let video: VideoStreamEncoder
+    private let video: VideoStreamEncoder?
+    /// The camera's own stream, stored as it is instead of ``video`` (`--video copy`).
+    private let copier: VideoStreamCopier?
     /// The audio encoder; a movie cut into segments gets a new one for each segment, so
     /// that its audio ends and the next one's starts on the same sample.
     private var audio: AudioStreamEncoder?
@@ -52,11 +54,20 @@ public final class MovieEncoder: CaptureOutput {
     /// parameters (`globalHeader`, for MP4, Matroska, FLV) or in the packets.
     ///
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
-    public init(settings: MovieSettings, globalHeader: Bool) throws {
+    ///
+    /// - Parameter requestKeyframe: for a copied H.264 stream (``VideoEncoding/copied``),
+    ///   asks the camera for a keyframe after a frame was lost.
+    public init(settings: MovieSettings, globalHeader: Bool, requestKeyframe: @escaping () -> Void = {}) throws {
         packetOwner = try OwnedPacket(subject: settings.video.codec)
-        video = try VideoStreamEncoder(settings: settings.video, globalHeader: globalHeader)
+        if let copied = settings.video.copied {
+            copier = try VideoStreamCopier(copied, settings: settings.video, requestKeyframe: requestKeyframe)
+            video = nil
+        } else {
+            copier = nil
+            video = try VideoStreamEncoder(settings: settings.video, globalHeader: globalHeader)
+        }
         audio = try settings.audio.map { try AudioStreamEncoder(settings: $0, globalHeader: globalHeader) }
-        streams = [video.stream] + (audio.map { [$0.stream] } ?? [])
+        streams = [video?.stream ?? copier!.stream] + (audio.map { [$0.stream] } ?? [])
         audioSettings = settings.audio
         self.globalHeader = globalHeader
         frameRate = settings.video.frameRate
@@ -69,6 +80,7 @@ public final class MovieEncoder: CaptureOutput {
     /// their segment (``EncodedPacket/segment``). Call before the first append.
     public func cut(into plan: SegmentPlan) {
         precondition(!started, "cut the movie before encoding")
+        precondition(copier == nil, "a copied stream is not cut")
         segments = plan
     }
 
@@ -81,13 +93,16 @@ public final class MovieEncoder: CaptureOutput {
     ///     (``MovieFileOutput/init(path:container:streams:indexSeconds:maxBytes:)``).
     ///   - live: a server to publish the same packets to, if any; `report` hears how
     ///     that goes.
+    ///   - requestKeyframe: for a copied H.264 stream, asks the camera for a keyframe.
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
     public static func recordingFile(path: String, settings: MovieSettings,
                                      indexSeconds: Double = MovieFileOutput.defaultIndexSeconds,
                                      maxBytes: Int64? = nil, live: LiveDestination? = nil,
+                                     requestKeyframe: @escaping () -> Void = {},
                                      report: @escaping @Sendable (String) -> Void = { _ in }) throws -> MovieEncoder {
         let encoder = try MovieEncoder(settings: settings,
-                                       globalHeader: settings.container.wantsGlobalHeader || live?.wantsGlobalHeader == true)
+                                       globalHeader: settings.container.wantsGlobalHeader || live?.wantsGlobalHeader == true,
+                                       requestKeyframe: requestKeyframe)
         // The live stream is checked first: it opens nothing, and refusing a codec then
         // leaves no empty file behind.
         let stream = try live.map { try LiveStreamOutput(destination: $0, streams: encoder.streams, report: report) }
@@ -132,7 +147,7 @@ public final class MovieEncoder: CaptureOutput {
     }
 
     public var outputName: String {
-        "\(video.name)\(audio.map { "/\($0.name)" } ?? "") for \(connections.map(\.outputName).joined(separator: ", "))"
+        "\(video?.name ?? copier!.name)\(audio.map { "/\($0.name)" } ?? "") for \(connections.map(\.outputName).joined(separator: ", "))"
     }
 
     /// Bytes the first essential output (the movie file) has written.
@@ -157,13 +172,22 @@ public final class MovieEncoder: CaptureOutput {
         return drops
     }
 
-    /// Camera frames skipped because they could not be decoded (corrupt MJPEG).
-    public var undecodableFrames: Int { video.undecodableFrames }
+    /// Camera frames left out of the movie: those that could not be decoded (corrupt
+    /// JPEGs), or, for a copied H.264 stream, those after a lost frame up to the next
+    /// keyframe. Their slots are empty; players hold the picture before.
+    public var undecodableFrames: Int { video?.undecodableFrames ?? copier!.leftOutFrames }
+
+    public var leftOutFrames: Int64 { Int64(undecodableFrames) }
 
     private var essential: PacketConnection? { connections.first { $0.policy.isEssential } }
 
     public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
         try startIfNeeded()
+        if let copier {
+            if let packet = try copier.append(frame, slot: frameIndex) { try send(packet) }
+            return
+        }
+        guard let video else { return }
         guard let prepared = try video.prepare(frame, frameIndex: frameIndex) else { return }
         // The first frame of a segment is a keyframe; the others are the encoder's choice.
         prepared.pointee.pict_type = AV_PICTURE_TYPE_NONE
@@ -214,7 +238,8 @@ public final class MovieEncoder: CaptureOutput {
         try startIfNeeded()
         var encoderError: (any Error)?
         do {
-            try encode(video, nil)
+            if let video { try encode(video, nil) }
+            if let packet = try copier?.finish() { try send(packet) }
             if let audio {
                 try audio.drain { try encode(audio, $0) }
                 try encode(audio, nil)
@@ -237,12 +262,24 @@ public final class MovieEncoder: CaptureOutput {
         for connection in connections { connection.start() }
     }
 
-    /// Sends one frame (or `nil` to flush) and hands every packet the encoder returns to
-    /// every output, after checking that no essential output has failed.
-    private func encode(_ encoder: StreamEncoder, _ frame: UnsafeMutablePointer<AVFrame>?) throws {
+    /// Hands a packet that was not encoded here (a copied frame) to every output, after
+    /// checking that no essential output has failed.
+    private func send(_ packet: EncodedPacket) throws {
+        try checkOutputs()
+        for connection in connections { connection.send(packet) }
+    }
+
+    /// Throws the failure of an essential output, if one has failed.
+    private func checkOutputs() throws {
         if let failed = connections.first(where: { $0.policy.isEssential && $0.failure != nil }) {
             throw failed.failure!
         }
+    }
+
+    /// Sends one frame (or `nil` to flush) and hands every packet the encoder returns to
+    /// every output, after checking that no essential output has failed.
+    private func encode(_ encoder: StreamEncoder, _ frame: UnsafeMutablePointer<AVFrame>?) throws {
+        try checkOutputs()
         try check(avcodec_send_frame(encoder.codecContext, frame), "avcodec_send_frame", encoder.name)
         while true {
             let received = avcodec_receive_packet(encoder.codecContext, packet)

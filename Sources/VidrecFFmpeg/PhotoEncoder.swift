@@ -1,13 +1,38 @@
 import CFFmpeg
 import VidrecMedia
 
-/// Still photos from camera frames: any ``PixelFormat`` the camera sends (MJPEG
-/// decoded), encoded as a JPEG with libavcodec's MJPEG encoder at its finest quantizer.
+/// Still photos from camera frames: any ``PixelFormat`` the camera sends (compressed
+/// frames decoded), encoded as a JPEG with libavcodec's MJPEG encoder at its finest
+/// quantizer.
+///
+/// An H.264 picture can only be decoded from the keyframe before it: the encoder keeps
+/// the access units since the last keyframe (``observe(_:)``; references, no copies)
+/// and decodes them when a photo is asked for, so that a recording that copies the
+/// camera's stream decodes nothing until then.
 public final class PhotoEncoder: PhotoEncoding {
-    private var decoder: MJPEGDecoder?
+    private var decoder: FrameDecoder?
+    /// H.264 access units from the last keyframe on, or `nil` when one since was lost.
+    private var pictureGroup: [VideoFrame]? = []
 
-    /// Creates an encoder; the MJPEG decoder is opened on the first MJPEG frame.
+    /// The most H.264 access units kept: ten seconds at 30 fps.
+    static let pictureGroupLimit = 300
+
+    /// Creates an encoder; a decoder is opened on the first compressed frame.
     public init() {}
+
+    public func observe(_ frame: VideoFrame) {
+        guard frame.pixelFormat == .h264 else { return }
+        let unit = H264AccessUnit(UnsafeRawBufferPointer(start: frame.buffer.bytes, count: frame.byteCount))
+        if unit.isKeyframe {
+            pictureGroup = [frame]
+        } else if var group = pictureGroup, let last = group.last, frame.sequence == last.sequence + 1,
+                  group.count < Self.pictureGroupLimit {
+            group.append(frame)
+            pictureGroup = group
+        } else {
+            pictureGroup = nil
+        }
+    }
 
     /// Encodes `frame` as a JPEG, `width` pixels wide (keeping the aspect ratio, never
     /// larger than the frame), or at the frame's own size.
@@ -16,7 +41,23 @@ public final class PhotoEncoder: PhotoEncoding {
     /// - Throws: ``FFmpegError`` for a corrupt MJPEG frame or an encoder failure.
     public func jpeg(of frame: VideoFrame, width: Int?) throws -> EncodedPhoto {
         let subject = "a \(frame.width)x\(frame.height) photo"
-        let picture = try CapturedPicture(frame, decoder: &decoder)
+        let decoded: CapturedPicture?
+        if frame.pixelFormat == .h264 {
+            guard let group = pictureGroup, group.last?.buffer === frame.buffer else {
+                throw FFmpegError("decode H.264", subject, code: cffmpeg_averror(EAGAIN),
+                                  hint: "a frame since the camera's last keyframe was lost; try again after its next keyframe")
+            }
+            decoder = try FrameDecoder(for: .h264)
+            var picture: CapturedPicture?
+            for unit in group { picture = try CapturedPicture(unit, decoder: &decoder) }
+            decoded = picture
+        } else {
+            decoded = try CapturedPicture(frame, decoder: &decoder)
+        }
+        guard let picture = decoded else {
+            throw FFmpegError("decode \(frame.pixelFormat.rawValue)", subject, code: cffmpeg_averror(EAGAIN),
+                              hint: "the camera's frame gave no picture; try again")
+        }
         let wrapper = try OwnedFrame(subject: subject)
         let view = wrapper.pointer
         view.pointee.width = Int32(frame.width)

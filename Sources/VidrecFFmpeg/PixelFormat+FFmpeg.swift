@@ -2,7 +2,7 @@ import CFFmpeg
 import VidrecMedia
 
 extension PixelFormat {
-    /// The matching `AVPixelFormat` for raw formats (`nil` for MJPEG, which is decoded).
+    /// The matching `AVPixelFormat` for raw formats (`nil` for compressed formats, which are decoded).
     /// YV12 maps to yuv420p with the chroma planes swapped when the frame is wrapped.
     var avPixelFormat: AVPixelFormat? {
         switch self {
@@ -12,7 +12,7 @@ extension PixelFormat {
         case .yu12, .yv12: AV_PIX_FMT_YUV420P
         case .rgb24: AV_PIX_FMT_RGB24
         case .bgr24: AV_PIX_FMT_BGR24
-        case .mjpeg: nil
+        case .mjpeg, .jpeg, .h264: nil
         }
     }
 }

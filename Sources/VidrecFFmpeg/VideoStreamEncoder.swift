@@ -14,7 +14,7 @@ final class VideoStreamEncoder: StreamEncoder {
     private let ownedFrame: OwnedFrame
     private var frame: UnsafeMutablePointer<AVFrame> { ownedFrame.pointer }
     private let scaler = Scaler()
-    private var decoder: MJPEGDecoder?
+    private var decoder: FrameDecoder?
     private let fit: VideoFit
     /// For `--mirror`: each plane's bytes per row and rows, flipped after scaling.
     private var mirroredPlanes: [(width: Int, rows: Int)] = []
@@ -170,19 +170,22 @@ final class VideoStreamEncoder: StreamEncoder {
         return min(automatic, cap)
     }
 
-    /// MJPEG frames that could not be decoded and were left out (cameras do send
+    /// Compressed frames that could not be decoded and were left out (cameras do send
     /// corrupt JPEGs; the slot stays empty and players hold the previous frame).
     private(set) var undecodableFrames = 0
 
     /// Converts `input` into the encoder's frame and stamps it with `frameIndex`.
     ///
     /// - Returns: the frame to send to the encoder, valid until the next call; `nil`
-    ///   for a corrupt MJPEG frame, which is skipped and counted.
+    ///   for a compressed frame that gives no picture (corrupt), which is skipped and
+    ///   counted.
     func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
         try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
-        if input.pixelFormat == .mjpeg, decoder == nil { decoder = try MJPEGDecoder() }
-        let picture: CapturedPicture
-        do { picture = try CapturedPicture(input, decoder: &decoder) } catch where input.pixelFormat == .mjpeg {
+        let decoded: CapturedPicture?
+        do { decoded = try CapturedPicture(input, decoder: &decoder) } catch where input.pixelFormat.isCompressed {
+            decoded = nil
+        }
+        guard let picture = decoded else {
             undecodableFrames += 1
             return nil
         }

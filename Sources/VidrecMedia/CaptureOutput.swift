@@ -34,10 +34,16 @@ public protocol CaptureOutput: AnyObject {
 
     /// Outputs behind this one that failed and were left behind, each as
     /// `"name: error"` (an encoder's live stream); none by default.
+    /// Frames offered that the output could not use and left out: compressed frames
+    /// that do not decode, or a copied H.264 stream's frames after a lost one up to the
+    /// next keyframe. Their slots in the movie are empty. Read after ``finish()``.
+    var leftOutFrames: Int64 { get }
+
     var lostOutputs: [String] { get }
 }
 
 extension CaptureOutput {
+    public var leftOutFrames: Int64 { 0 }
     public var writtenVideoEnd: Int64? { nil }
     public var lostOutputs: [String] { [] }
 }

@@ -161,6 +161,12 @@ public final class OutputConnection: @unchecked Sendable {
     }
 
     /// Video frames dropped because the queue was full.
+    public var leftOutFrames: Int64 {
+        precondition(worker.isStopped, "read leftOutFrames after waitUntilFinished()")
+        return output.leftOutFrames
+    }
+
+    /// Video frames this connection's queue dropped (the output fell behind).
     public var droppedVideoFrames: Int64 { worker.withLock { _ in videoDrops } }
 
     /// Video frames offered and waiting for the output to take them.

@@ -1,9 +1,9 @@
 /// The layouts of video frames that sources deliver and the movie output accepts.
 ///
-/// The names follow V4L2's FOURCCs; ``VidrecFFmpeg`` maps each to an `AVPixelFormat`
-/// (and MJPEG to a decoder).
+/// The names follow V4L2's FOURCCs; ``VidrecFFmpeg`` maps each raw one to an
+/// `AVPixelFormat`, and each compressed one to a decoder (or copies it as it is).
 public enum PixelFormat: String, Sendable, CaseIterable {
-    /// Packed 4:2:2, Y0 U Y1 V (`YUYV`), the most common webcam format.
+    /// Packed 4:2:2, Y0 U Y1 V (`YUYV`), the most common raw webcam format.
     case yuyv = "YUYV"
     /// Packed 4:2:2, U Y0 V Y1 (`UYVY`).
     case uyvy = "UYVY"
@@ -17,9 +17,28 @@ public enum PixelFormat: String, Sendable, CaseIterable {
     case rgb24 = "RGB3"
     /// Packed 8-bit B G R (`BGR3`).
     case bgr24 = "BGR3"
-    /// Motion JPEG: each frame is one compressed JPEG image (`MJPG`).
+    /// Motion JPEG: each frame is one compressed JPEG image (`MJPG`), what USB webcams
+    /// send at HD sizes.
     case mjpeg = "MJPG"
+    /// JPEG images, as some drivers call Motion JPEG (`JPEG`: the Raspberry Pi's legacy
+    /// camera driver, some UVC cameras); read as ``mjpeg``.
+    case jpeg = "JPEG"
+    /// H.264 access units in Annex B byte-stream form (`H264`), as H.264 webcams and the
+    /// Raspberry Pi's legacy camera driver send: stored as they are, or decoded.
+    case h264 = "H264"
 
     /// Whether frames are compressed and must be decoded before scaling.
-    public var isCompressed: Bool { self == .mjpeg }
+    public var isCompressed: Bool { isJPEG || self == .h264 }
+
+    /// Whether each frame is a JPEG image (``mjpeg`` or ``jpeg``).
+    public var isJPEG: Bool { self == .mjpeg || self == .jpeg }
+
+    /// The codec a compressed format is (`mjpeg`, `h264`: FFmpeg's names), `nil` for raw.
+    public var codecName: String? {
+        switch self {
+        case .mjpeg, .jpeg: "mjpeg"
+        case .h264: "h264"
+        default: nil
+        }
+    }
 }

@@ -31,6 +31,11 @@ public struct VideoEncoding: Sendable, Equatable {
     /// frame back; vidrec caps them so that what a crash loses stays bounded on a
     /// machine with many cores.
     public var processors: Int?
+    /// Whether the camera's compressed stream may be stored as it is (`--video`).
+    public var handling: VideoHandling = .auto
+    /// The camera's stream stored as it is, once the camera is chosen; `nil`: the
+    /// pictures are encoded with ``codec``.
+    public var copied: CopiedStream?
 
     /// Creates video encoding parameters.
     public init(codec: String, width: Int, height: Int, frameRate: Rational, pixelFormat: String,
@@ -44,5 +49,17 @@ public struct VideoEncoding: Sendable, Equatable {
         self.crf = crf
         self.bitRate = bitRate
         self.keyframeInterval = keyframeInterval
+    }
+}
+
+extension VideoEncoding {
+    /// The camera format whose frames are already what ``codec`` makes, so that they can
+    /// be stored as they are: H.264 for an H.264 encoder (`libx264`, `libopenh264`,
+    /// `h264_vaapi`, …), Motion JPEG for `mjpeg`; `nil` for other codecs.
+    public var copyableFormat: PixelFormat? {
+        let name = codec.lowercased()
+        if name == "libx264" || name == "libx264rgb" || name == "libopenh264" || name.hasPrefix("h264") { return .h264 }
+        if name == "mjpeg" || name.hasPrefix("mjpeg_") { return .mjpeg }
+        return nil
     }
 }

@@ -11,7 +11,11 @@ import VidrecMedia
 /// Frames carry the kernel's capture timestamp when the driver stamps them on
 /// CLOCK_MONOTONIC (otherwise the dequeue time), and its sequence number, whose gaps
 /// are frames the camera dropped.
-public final class V4L2Camera: VideoCaptureSource {
+///
+/// A camera that sends H.264 delivers its access units from its first keyframe on
+/// (``KeyframeGate``), asked for at once where the camera has the control
+/// (`V4L2_CID_MPEG_VIDEO_FORCE_KEY_FRAME`); Motion-JPEG frames pass as they come.
+public final class V4L2Camera: CompressedVideoSource {
     /// How long the camera may send nothing before it counts as gone.
     public static let frameTimeout: Int32 = CaptureTiming.stallTimeout.milliseconds
 
@@ -45,6 +49,8 @@ public final class V4L2Camera: VideoCaptureSource {
     /// The blocks frames are copied into, as many kept as there are driver buffers.
     private let pool: FrameBufferPool
     private let worker = CaptureWorker()
+    /// Where a compressed stream begins, and its header.
+    private let gate: KeyframeGate
     /// Controls to set back when the camera is closed: (ID, key, value before), in the
     /// order they were changed.
     private let restore = Mutex<[(id: UInt32, key: String, value: Int)]>([])
@@ -99,6 +105,7 @@ public final class V4L2Camera: VideoCaptureSource {
             if t.numerator > 0 && t.denominator > 0 { rate = Rational(Int64(t.denominator), Int64(t.numerator)) }
         }
         videoFormat = VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRate: rate)
+        gate = KeyframeGate(format: pixelFormat)
 
         var request = v4l2_requestbuffers()
         request.count = UInt32(V4L2Camera.driverBufferCount(frameBytes: Int(format.fmt.pix.sizeimage), frameRate: rate))
@@ -146,10 +153,38 @@ public final class V4L2Camera: VideoCaptureSource {
         return done
     }
 
+    /// Sets the camera's keyframe interval to `frames` where it has a control for it
+    /// (`V4L2_CID_MPEG_VIDEO_H264_I_PERIOD`, else `V4L2_CID_MPEG_VIDEO_GOP_SIZE`), so that
+    /// a copied stream can be cut and joined a keyframe at a time. Set back at the end.
+    ///
+    /// - Returns: `i_period=30 (was 60)`, or `nil` when the camera has neither control.
+    public func setKeyframeInterval(_ frames: Int) -> String? {
+        for (id, key) in [(CV4L2_CID_H264_I_PERIOD, "h264_i_frame_period"), (CV4L2_CID_GOP_SIZE, "video_gop_size")] {
+            guard let before = try? device.controlValue(id, name: key) else { continue }
+            guard (try? device.setControl(id, to: frames, name: key)) != nil else { continue }
+            restore.withLock { list in
+                if !list.contains(where: { $0.id == id }) { list.append((id, key, before)) }
+            }
+            return "\(key)=\(frames) (was \(before))"
+        }
+        return nil
+    }
+
+    public func streamHeader(timeout: Double) throws -> [UInt8] {
+        try gate.header(timeout: timeout, device: "camera \(device.path)")
+    }
+
+    public func requestKeyframe() {
+        guard videoFormat.pixelFormat == .h264 else { return }
+        try? device.setControl(CV4L2_CID_FORCE_KEY_FRAME, to: 1, name: "force_key_frame")
+    }
+
     public func start(into queue: CaptureQueue) throws {
         for index in buffers.indices { try enqueue(UInt32(index)) }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         try device.controlReportingBusy(CV4L2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
+        // The recording starts at a keyframe: ask for one rather than wait for it.
+        if !gate.isOpen { requestKeyframe() }
         worker.start(name: "vidrec.camera") { [self] in
             if let error = captureLoop(queue) {
                 queue.push(.sourceEnded(.video, error))
@@ -220,8 +255,15 @@ public final class V4L2Camera: VideoCaptureSource {
             let captureTime = monotonic && stamp > 0 ? stamp : now
             let used = Int(buffer.bytesused)
             let corrupt = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
-            if !corrupt {
-                let mapped = buffers[Int(buffer.index)]
+            let mapped = buffers[Int(buffer.index)]
+            var verdict = KeyframeGate.Verdict.deliver
+            if !corrupt, videoFormat.pixelFormat.isCompressed {
+                verdict = gate.admit(mapped.start, byteCount: min(used, mapped.length))
+            }
+            if case .refuse(let reason) = verdict {
+                return DeviceError.stopped(device: "camera \(device.path)", reason: reason)
+            }
+            if !corrupt, verdict == .deliver {
                 let copy = pool.buffer(copying: mapped.start, count: min(used, mapped.length))
                 queue.push(.video(VideoFrame(
                     pixelFormat: videoFormat.pixelFormat, width: videoFormat.width, height: videoFormat.height,

@@ -101,8 +101,9 @@ struct SnapCommand: VidrecCommand {
                 let (source, mode) = try devices.openStillCamera(size: size)
                 sidecar.camera = source.displayName
                 sidecar.cameraMode = mode
-                let frame = try StillCapture.frame(from: source)
-                let photo = try PhotoEncoder().jpeg(of: frame, width: size?.width)
+                let encoder = PhotoEncoder()
+                let frame = try StillCapture.frame(from: source, observe: encoder.observe)
+                let photo = try encoder.jpeg(of: frame, width: size?.width)
                 try AtomicFile.write(Data(photo.bytes), to: entry.partialPath, durable: true)
                 sidecar.photoSize = "\(photo.width)x\(photo.height)"
                 sidecar.endReason = "taken"

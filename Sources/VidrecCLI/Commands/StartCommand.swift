@@ -65,6 +65,14 @@ struct StartCommand: VidrecCommand {
         var preset = try context.presetLibrary.preset(named: options.quality)
         preset.settings.video.rotation = options.rotation
         preset.settings.video.isMirrored = options.mirror
+        var handling = options.video ?? preset.settings.video.handling
+        if handling != .encode, let reason = options.reasonNotToCopy {
+            if handling == .copy {
+                throw CLIError("preset \(preset.name) stores the camera's stream as it is (video.handling copy), which cannot be done with \(reason); give --video encode", .usage)
+            }
+            handling = .encode
+        }
+        preset.settings.video.handling = handling
         let store = try context.store()
         let started = Date()
         var request = RecordingRequest(
@@ -295,6 +303,9 @@ struct StartCommand: VidrecCommand {
             summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
         }
         if outcome.deviceSkippedFrames > 0 { summary += ", the camera reports \(outcome.deviceSkippedFrames) skipped" }
+        if outcome.undecodableFrames > 0 {
+            summary += ", \(outcome.undecodableFrames) of the camera's frames left out (they did not decode, or followed a lost frame before the next keyframe)"
+        }
         if let overruns = result.overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
         if outcome.insertedSilence > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))

@@ -2,6 +2,7 @@ import Foundation
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecTestSources
 import VidrecV4L2
 
 /// What `vidrec start` was asked, checked: every option parsed, every conflict refused
@@ -36,6 +37,7 @@ struct StartOptions {
         ] + StartOptions.controlArguments + [
             .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
             .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
+            .option("video", value: "auto|copy|encode", help: "Store the camera's own H.264 (or, for an mjpeg preset, its Motion JPEG) as it is, for next to no CPU (copy); decode and encode as the preset says (encode); or copy when the camera sends the preset's codec at its size and rate and nothing changes the picture (auto). (default: the preset's video.handling, else auto)"),
             .option("segment", value: "duration", help: "Record as a series of files of this length (10s, 5m, 1h; a plain number is seconds), each a finished movie that plays on its own, until stopped or --max. With --save each is saved as it closes; --name names each from its own start time."),
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
             .option("pre", value: "seconds", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
@@ -75,6 +77,8 @@ struct StartOptions {
     var segmentAtClock: Bool
     var rotation = 0
     var mirror: Bool
+    /// `--video`: whether the camera's compressed stream may be stored as it is.
+    var video: VideoHandling?
     var controls = CameraControlRequest()
     var keepControls: Bool
     var logPath: String?
@@ -127,6 +131,12 @@ struct StartOptions {
             rotation = degrees
         }
         mirror = arguments.has("mirror")
+        if let text = arguments[option: "video"] {
+            guard let handling = VideoHandling(rawValue: text) else {
+                throw .invalidValue(text, for: "--video <auto|copy|encode>", reason: "use auto, copy (store the camera's own H.264 or MJPEG) or encode")
+            }
+            video = handling
+        }
         (controls, keepControls) = try StartOptions.controls(arguments)
         if let text = arguments[option: "live"] {
             do {
@@ -178,22 +188,33 @@ struct StartOptions {
         where given && !save {
             throw .conflicting(synopsis, "a recording that is not saved; add --save")
         }
+        if video == .copy, let reason = reasonNotToCopy {
+            throw .conflicting("--video copy", "\(reason) (record with --video encode)")
+        }
+    }
+
+    /// Why the camera's stream cannot be stored as it is with these options, if it cannot.
+    var reasonNotToCopy: String? {
+        if mirror { return "--mirror, which changes every picture" }
+        if segment != nil { return "--segment, which cuts where vidrec's own encoder puts keyframes" }
+        if events != nil { return "--pre/--post, which cut where vidrec's own encoder puts keyframes" }
+        return nil
     }
 
     /// `--camera` and `--camera-format`, shared by `vidrec start` and `vidrec snap`.
     static let cameraArguments: [ArgumentSpec] = [
-        .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern. (default: the first camera)"),
-        .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3 or MJPG."),
+        .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern (test:mjpeg and test:h264 send it as a webcam's Motion JPEG or H.264, in a two-second loop). (default: the first camera)"),
+        .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3, MJPG, JPEG or H264."),
     ]
 
-    /// Parses `--camera-format` for `camera` (the test camera delivers YUYV only).
+    /// Parses `--camera-format` for `camera` (each test camera delivers one format).
     static func cameraFormat(_ arguments: ParsedArguments, camera: String) throws(ParserError) -> PixelFormat? {
         guard let text = arguments[option: "camera-format"] else { return nil }
         guard let format = PixelFormat(rawValue: text.uppercased()) else {
             throw .invalidValue(text, for: "--camera-format <fourcc>", reason: "use one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if camera == "test", format != .yuyv {
-            throw .conflicting("--camera-format \(format.rawValue)", "--camera test, which delivers YUYV only")
+        if let test = TestPatternCamera.format(named: camera), format != test {
+            throw .conflicting("--camera-format \(format.rawValue)", "--camera \(camera), which delivers \(test.rawValue) only")
         }
         return format
     }

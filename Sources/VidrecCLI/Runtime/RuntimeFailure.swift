@@ -22,6 +22,8 @@ enum RuntimeFailure {
                 return ("\(error); name another camera ('vidrec devices' lists them)", .usage)
             case .segmentsUnsupported:
                 return (error.description, .software)
+            case .copiedStreamCannotSwitch:
+                return ("\(error); record with --video encode to switch cameras", .usage)
             }
         case let error as PresetError:
             return (error.description, .dataError)

@@ -19,6 +19,11 @@ final class SystemDevices: RecordingDevices, Sendable {
     private let keepControls: Bool
     private let report: @Sendable (String) -> Void
     private let found = Mutex<CameraDescription?>(nil)
+    /// The camera whose compressed stream the movie stores as it is, once opened so.
+    private let copiedCamera = Mutex<(any CompressedVideoSource)?>(nil)
+
+    /// The longest to wait for a copied camera's first keyframe.
+    static let keyframeTimeout = 2 * CaptureTiming.stallTimeout.wholeSeconds
 
     /// - Parameters:
     ///   - camera: `--camera` (`test` for the test pattern).
@@ -39,25 +44,53 @@ final class SystemDevices: RecordingDevices, Sendable {
     }
 
     func findCamera() throws -> String? {
-        guard camera != "test" else { return nil }
+        guard TestPatternCamera.format(named: camera) == nil else { return nil }
         let description = try CameraDiscovery(listing: .readable).resolve(camera)
         found.withLock { $0 = description }
         return description.path
     }
 
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
-        guard camera != "test" else {
+        if let format = TestPatternCamera.format(named: camera) {
             if !controls.isEmpty {
                 throw CLIError("the test camera has no controls (asked: \(controls.entries.map(\.name).joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
             }
-            return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
-                                path: nil, mode: nil)
+            guard format.isCompressed else {
+                if video.handling == .copy {
+                    throw CLIError("the test camera sends YUYV, which cannot be stored as it is; --video copy needs --camera test:h264 or --camera test:mjpeg", .usage)
+                }
+                return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
+                                    path: nil, mode: nil)
+            }
+            let source = try TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate,
+                                               compressedAs: format, compressor: TestStreamCompressor())
+            let mode = CameraMode(fourcc: format.rawValue, width: video.width, height: video.height, frameRate: video.frameRate)
+            let copies = video.handling == .copy || (video.handling == .auto && video.copyableFormat == format)
+            if copies {
+                video.copied = CopiedStream(format: format, header: [])
+                copiedCamera.withLock { $0 = source }
+            }
+            report("camera mode: \(mode.description)\(copies ? " → copied" : "") (the test camera)")
+            return OpenedCamera(source: source, path: nil, mode: mode.description + (copies ? ", copied" : ""))
         }
         let description = try found.withLock { $0 } ?? CameraDiscovery(listing: .readable).resolve(camera)
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
-                                                     camera: description.path, offered: description.formats)
+                                                     camera: description.path, offered: description.formats,
+                                                     handling: video.handling, copyable: video.copyableFormat)
         let source = try open(description, mode: choice.mode)
+        if choice.copied, let format = choice.mode.pixelFormat {
+            video.width = source.videoFormat.width
+            video.height = source.videoFormat.height
+            video.frameRate = source.videoFormat.frameRate
+            video.copied = CopiedStream(format: format, header: [])
+            copiedCamera.withLock { $0 = source }
+            report(choice.summary)
+            if format == .h264, let interval = source.setKeyframeInterval(video.keyframeInterval) {
+                report("camera keyframe interval: \(interval)")
+            }
+            return OpenedCamera(source: source, path: description.path, mode: choice.mode.description + ", copied")
+        }
         video.fit = choice.fit ?? fit
         // The driver may round the rate it was asked for.
         let output = min(source.videoFormat.frameRate, video.frameRate)
@@ -77,12 +110,14 @@ final class SystemDevices: RecordingDevices, Sendable {
     ///
     /// - Returns: the source, and the mode for messages (`nil` for the test camera).
     func openStillCamera(size: (width: Int, height: Int)?) throws -> (source: any VideoCaptureSource, mode: String?) {
-        guard camera != "test" else {
+        if let format = TestPatternCamera.format(named: camera) {
             if !controls.isEmpty {
                 throw CLIError("the test camera has no controls (asked: \(controls.entries.map(\.name).joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
             }
             let (width, height) = size ?? TestPatternCamera.largestSize
-            return (TestPatternCamera(width: width, height: height, frameRate: Rational(30)), nil)
+            guard format.isCompressed else { return (TestPatternCamera(width: width, height: height, frameRate: Rational(30)), nil) }
+            return (try TestPatternCamera(width: width, height: height, frameRate: Rational(30), compressedAs: format,
+                                          compressor: TestStreamCompressor()), nil)
         }
         let description = try found.withLock { $0 } ?? CameraDiscovery(listing: .readable).resolve(camera)
         let selector = CameraModeSelector()
@@ -117,9 +152,22 @@ final class SystemDevices: RecordingDevices, Sendable {
 
     func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
                          byteBudget: Int64?) throws -> any CaptureOutput {
-        try MovieEncoder.recordingFile(path: path, settings: settings,
-                                       indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
-                                       maxBytes: byteBudget, live: live, report: report)
+        var settings = settings
+        var requestKeyframe: () -> Void = {}
+        if var copied = settings.video.copied, let camera = copiedCamera.withLock({ $0 }) {
+            // The camera has started: its first keyframe brings the stream's header.
+            let asked = MonotonicClock.now()
+            copied.header = try camera.streamHeader(timeout: Double(SystemDevices.keyframeTimeout))
+            let waited = Double(MonotonicClock.now() - asked) / 1e9
+            if waited >= 0.5 {
+                report("the camera's first keyframe came after \((waited * 10).rounded() / 10) s; the recording starts there")
+            }
+            settings.video.copied = copied
+            requestKeyframe = { camera.requestKeyframe() }
+        }
+        return try MovieEncoder.recordingFile(path: path, settings: settings,
+                                              indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
+                                              maxBytes: byteBudget, live: live, requestKeyframe: requestKeyframe, report: report)
     }
 
     func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {

@@ -21,6 +21,11 @@ final class OwnedCodecParameters {
         }
     }
 
+    /// Allocates empty parameters, to be filled by the caller (a copied stream's).
+    init(subject: String) throws(FFmpegError) {
+        pointer = try allocated(avcodec_parameters_alloc(), "avcodec_parameters_alloc", subject)
+    }
+
     deinit {
         var parameters: UnsafeMutablePointer<AVCodecParameters>? = pointer
         avcodec_parameters_free(&parameters)
