@@ -95,7 +95,7 @@ import VidrecMedia
             .deletingLastPathComponent().appendingPathComponent("presets").path
         let library = PresetLibrary(directories: [folder], parser: PresetParser())
         let names = library.availableNames()
-        #expect(names == ["low", "medium", "high", "640x480", "1280x720", "1920x1080", "3840x2160"])
+        #expect(names == ["low", "medium", "high", "640x480", "1280x720", "1920x1080", "3840x2160", "mjpeg"])
         for name in names {
             let preset = try library.preset(named: name)
             let video = preset.settings.video

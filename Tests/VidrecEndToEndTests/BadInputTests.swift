@@ -57,7 +57,7 @@ import Testing
         (start + ["--live", "srt://:9000"], "Error: The value 'srt://:9000' is invalid for '--live <url>': the URL names no server", 64),
         (start + ["--live", "127.0.0.1:1935"], "Error: The value '127.0.0.1:1935' is invalid for '--live <url>': give a URL such as rtmp://host/live/stream", 64),
         // Presets.
-        (start + ["--quality", "ultra"], "Error: unknown quality preset 'ultra'. Available: low, medium, high, 640x480, 1280x720, 1920x1080, 3840x2160 (or a path to a preset file)", 65),
+        (start + ["--quality", "ultra"], "Error: unknown quality preset 'ultra'. Available: low, medium, high, 640x480, 1280x720, 1920x1080, 3840x2160, mjpeg (or a path to a preset file)", 65),
         (start + ["--quality", "hihg"], "Error: unknown quality preset 'hihg'. Did you mean 'high'?", 65),
         (start + ["--quality", "/nonexistent/p.json"], "Error: cannot read preset '/nonexistent/p.json': No such file or directory", 65),
         (start + ["--quality", "$HOME/broken.json"], "Error: preset '$HOME/broken.json' is not valid JSON", 65),

@@ -35,6 +35,13 @@ enum Probe {
         return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// The indexes of the video packets flagged as keyframes, in file order.
+    static func keyframePositions(_ file: String) throws -> [Int] {
+        let info = try json(["-select_streams", "v:0", "-show_entries", "packet=flags", file])
+        let packets = try #require(info["packets"] as? [[String: Any]])
+        return packets.indices.filter { (packets[$0]["flags"] as? String)?.hasPrefix("K") == true }
+    }
+
     /// Streams as the container's header declares them (no scan).
     static func streams(_ file: String) throws -> [Stream] {
         let info = try json(["-show_streams", file])
@@ -78,8 +85,11 @@ enum Probe {
     }
 
     /// The test camera's frame number in every frame of the movie, in order.
-    static func frameNumbers(_ file: String, width: Int, height: Int) throws -> [Int] {
-        let grey = Array(try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "gray", "-"]))
+    /// With `everyPacket`, each decoded picture once (`-fps_mode passthrough`), not the
+    /// constant-rate pictures ffmpeg makes of them by default.
+    static func frameNumbers(_ file: String, width: Int, height: Int, everyPacket: Bool = false) throws -> [Int] {
+        let grey = Array(try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0"] + (everyPacket ? ["-fps_mode", "passthrough"] : [])
+                                            + ["-f", "rawvideo", "-pix_fmt", "gray", "-"]))
         let size = width * height
         return stride(from: 0, to: grey.count - size + 1, by: size).map {
             frameNumber(grey: Array(grey[$0..<($0 + size)]), width: width, height: height)

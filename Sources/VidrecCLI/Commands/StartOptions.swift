@@ -189,7 +189,7 @@ struct StartOptions {
             throw .conflicting(synopsis, "a recording that is not saved; add --save")
         }
         if video == .copy, let reason = reasonNotToCopy {
-            throw .conflicting("--video copy", "\(reason) (record with --video encode)")
+            throw .invalidValue("copy", for: "--video <auto|copy|encode>", reason: "the camera's stream cannot be stored as it is with \(reason); use --video encode")
         }
     }
 
