@@ -3,6 +3,8 @@
 /// command line renders.
 public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case noCamera
+    /// Cameras exist, but none sends a format vidrec reads: each as `path (name): why`.
+    case noUsableCamera([String])
     case cameraNotFound(path: String, reason: String)
     case notACamera(path: String, reason: String)
     case noSuchCameraIndex(Int, available: [String])
@@ -19,6 +21,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noCamera:
             return "no camera found: no /dev/video* device can capture video"
+        case let .noUsableCamera(cameras):
+            return "no camera vidrec can record from: \(cameras.joined(separator: "; "))"
         case let .cameraNotFound(path, reason):
             return "camera \(path) not found (\(reason))"
         case let .notACamera(path, reason):

@@ -18,3 +18,22 @@ public struct CameraDescription: Sendable, Equatable {
     /// Controls (brightness, focus, exposure, …) with their ranges and values.
     public var controls: [CameraControl]
 }
+
+extension CameraDescription {
+    /// Bayer FOURCCs, as a Raspberry Pi's CSI receiver or a laptop's IPU6 nodes send:
+    /// sensor data that an image signal processor (libcamera) must turn into pictures.
+    static let bayerPrefixes = ["BA81", "GBRG", "GRBG", "RGGB", "BG10", "GB10", "BA10", "RG10", "BG12", "GB12", "BA12",
+                                "RG12", "pBAA", "pGAA", "pgAA", "pRAA", "pBCC", "pGCC", "pgCC", "pRCC", "BYR2"]
+
+    /// Why vidrec cannot record from this camera, or `nil` when it can: it sends no
+    /// pixel format vidrec reads (`raw Bayer (RGGB): needs libcamera`).
+    public var unusableReason: String? {
+        guard !modes.contains(where: { $0.pixelFormat != nil }) else { return nil }
+        let offered = formats.isEmpty ? "no pixel format" : formats.joined(separator: ", ")
+        if !formats.isEmpty, formats.allSatisfy({ CameraDescription.bayerPrefixes.contains($0) }) {
+            return "raw Bayer (\(offered)): needs libcamera (on a Raspberry Pi or an IPU6 laptop, record through libcamerify or a libcamera-based camera node)"
+        }
+        return "sends \(offered), none of which vidrec reads"
+    }
+}
+

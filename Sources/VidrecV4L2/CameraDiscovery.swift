@@ -55,10 +55,7 @@ public struct CameraDiscovery: Sendable {
         if selector.hasPrefix("/") { return try describe(selector) }
         let all = cameras()
         let listing = all.enumerated().map { "\($0.offset): \($0.element.path) (\($0.element.name))" }
-        if selector == "default" {
-            guard let first = all.first else { throw DeviceError.noCamera }
-            return first
-        }
+        if selector == "default" { return try CameraDiscovery.defaultCamera(among: all) }
         if let index = Int(selector) {
             guard all.indices.contains(index) else { throw DeviceError.noSuchCameraIndex(index, available: listing) }
             return all[index]
@@ -68,5 +65,17 @@ public struct CameraDiscovery: Sendable {
         guard !matches.isEmpty else { throw DeviceError.noMatchingCamera(selector, available: listing) }
         guard matches.count == 1 else { throw DeviceError.ambiguousCamera(selector, matches: matches.map(\.path)) }
         return matches[0]
+    }
+
+    /// The camera `default` names: the first that vidrec can record from. A laptop's or a
+    /// Raspberry Pi's first node is often one that cannot be (raw Bayer, an ISP's
+    /// internal node), so those are passed over.
+    ///
+    /// - Throws: ``DeviceError/noCamera`` when there is none; ``DeviceError/noUsableCamera(_:)``
+    ///   naming each node and why, when none can be recorded.
+    public static func defaultCamera(among cameras: [CameraDescription]) throws -> CameraDescription {
+        guard !cameras.isEmpty else { throw DeviceError.noCamera }
+        if let usable = cameras.first(where: { $0.unusableReason == nil }) { return usable }
+        throw DeviceError.noUsableCamera(cameras.map { "\($0.path) (\($0.name)): \($0.unusableReason ?? "")" })
     }
 }

@@ -24,6 +24,7 @@ struct DevicesCommand: VidrecCommand {
             let object: [String: Any] = [
                 "cameras": cameras.enumerated().map { index, camera in [
                     "index": index, "path": camera.path, "name": camera.name, "driver": camera.driver, "bus": camera.bus,
+                    "unusable": camera.unusableReason as Any,
                     "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
                                                   "frameRate": $0.frameRate.description, "emulated": $0.emulated] as [String: Any] },
                     "controls": camera.controls.map { ["name": $0.name, "min": $0.minimum, "max": $0.maximum,
@@ -42,6 +43,7 @@ struct DevicesCommand: VidrecCommand {
         if cameras.isEmpty { context.out("  none (no /dev/video* device can capture video)\n") }
         for (index, camera) in cameras.enumerated() {
             context.out("  \(index): \(camera.path)  \(camera.name)  (\(camera.driver), \(camera.bus))\n")
+            if let reason = camera.unusableReason { context.out("     not recordable: \(reason)\n") }
             var byFormat: [String: [CameraMode]] = [:]
             for mode in camera.modes { byFormat[mode.fourcc + (mode.emulated ? " (converted by libv4l)" : ""), default: []].append(mode) }
             for (format, modes) in byFormat.sorted(by: { $0.key < $1.key }) {

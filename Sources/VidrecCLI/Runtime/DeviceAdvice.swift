@@ -8,6 +8,8 @@ enum DeviceAdvice {
         switch error {
         case .noCamera:
             "connect a camera, or use --camera test"
+        case .noUsableCamera:
+            "connect a webcam (UVC), or use --camera test; 'vidrec devices' shows why each node is passed over"
         case .cameraNotFound, .notACamera:
             "'vidrec devices' lists the cameras"
         case let .noSuchCameraIndex(_, available), let .noMatchingCamera(_, available):
