@@ -30,13 +30,13 @@ static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
 static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
 static const unsigned long CV4L2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
 
-/// `v4l2_ioctl` is variadic; Swift cannot call it. Every request vidrec makes
-/// takes one pointer argument.
 /// Codec controls an H.264 camera may have (the macros add to V4L2_CID_CODEC_BASE).
 static const unsigned int CV4L2_CID_FORCE_KEY_FRAME = V4L2_CID_MPEG_VIDEO_FORCE_KEY_FRAME;
 static const unsigned int CV4L2_CID_H264_I_PERIOD = V4L2_CID_MPEG_VIDEO_H264_I_PERIOD;
 static const unsigned int CV4L2_CID_GOP_SIZE = V4L2_CID_MPEG_VIDEO_GOP_SIZE;
 
+/// `v4l2_ioctl` is variadic; Swift cannot call it. Every request vidrec makes
+/// takes one pointer argument.
 static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) {
     return v4l2_ioctl(fd, request, arg);
 }

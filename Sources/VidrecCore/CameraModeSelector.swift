@@ -96,7 +96,7 @@ public struct CameraModeSelector: Sendable {
             let any = usable.filter { $0.pixelFormat?.isCompressed == true }
             guard !compressed.isEmpty || !any.isEmpty else {
                 throw .nothingToCopy(camera: camera, wanted: copyable.map { $0 == .h264 ? "H.264" : "Motion JPEG" } ?? "H.264 or Motion JPEG",
-                                     offered: Array(Set(offered ?? modes.map(\.fourcc))).sorted())
+                                     offered: Self.offeredFormats(modes, offered))
             }
             usable = compressed.isEmpty ? any : compressed
         case .encode:
@@ -177,7 +177,7 @@ public struct CameraModeSelector: Sendable {
     /// The modes vidrec can read, in `format` when one is asked for (`--camera-format`).
     private func usableModes(_ modes: [CameraMode], format: PixelFormat?, camera: String,
                              offered: [String]?) throws(Failure) -> [CameraMode] {
-        let offered = Array(Set(offered ?? modes.map(\.fourcc))).sorted()
+        let offered = Self.offeredFormats(modes, offered)
         var usable = modes.filter { $0.pixelFormat != nil }
         if let format {
             usable = usable.filter { $0.pixelFormat == format }
@@ -185,6 +185,11 @@ public struct CameraModeSelector: Sendable {
         }
         guard !usable.isEmpty else { throw .noUsableFormat(camera: camera, offered: offered) }
         return usable
+    }
+
+    /// Every format the camera offers, sorted: `offered` when given, else those of `modes`.
+    static func offeredFormats(_ modes: [CameraMode], _ offered: [String]?) -> [String] {
+        Array(Set(offered ?? modes.map(\.fourcc))).sorted()
     }
 
     /// 0 for raw formats, 1 for JPEG, 2 for H.264: what reading a frame costs.

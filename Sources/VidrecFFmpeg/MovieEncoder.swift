@@ -175,9 +175,7 @@ public final class MovieEncoder: CaptureOutput {
     /// Camera frames left out of the movie: those that could not be decoded (corrupt
     /// JPEGs), or, for a copied H.264 stream, those after a lost frame up to the next
     /// keyframe. Their slots are empty; players hold the picture before.
-    public var undecodableFrames: Int { video?.undecodableFrames ?? copier!.leftOutFrames }
-
-    public var leftOutFrames: Int64 { Int64(undecodableFrames) }
+    public var leftOutFrames: Int64 { Int64(video?.undecodableFrames ?? copier!.leftOutFrames) }
 
     private var essential: PacketConnection? { connections.first { $0.policy.isEssential } }
 

@@ -32,13 +32,14 @@ public protocol CaptureOutput: AnyObject {
     /// `nil` by default.
     var writtenVideoEnd: Int64? { get }
 
-    /// Outputs behind this one that failed and were left behind, each as
-    /// `"name: error"` (an encoder's live stream); none by default.
     /// Frames offered that the output could not use and left out: compressed frames
     /// that do not decode, or a copied H.264 stream's frames after a lost one up to the
-    /// next keyframe. Their slots in the movie are empty. Read after ``finish()``.
+    /// next keyframe. Their slots in the movie are empty. Read after ``finish()``;
+    /// none by default.
     var leftOutFrames: Int64 { get }
 
+    /// Outputs behind this one that failed and were left behind, each as
+    /// `"name: error"` (an encoder's live stream); none by default.
     var lostOutputs: [String] { get }
 }
 

@@ -160,13 +160,14 @@ public final class OutputConnection: @unchecked Sendable {
         return output.lostOutputs
     }
 
-    /// Video frames dropped because the queue was full.
+    /// Frames the output left out (``CaptureOutput/leftOutFrames``); read after
+    /// ``waitUntilFinished()``.
     public var leftOutFrames: Int64 {
         precondition(worker.isStopped, "read leftOutFrames after waitUntilFinished()")
         return output.leftOutFrames
     }
 
-    /// Video frames this connection's queue dropped (the output fell behind).
+    /// Video frames dropped because the queue was full.
     public var droppedVideoFrames: Int64 { worker.withLock { _ in videoDrops } }
 
     /// Video frames offered and waiting for the output to take them.

@@ -22,9 +22,8 @@ extension EndToEndTests {
             #expect(streams[0].width == 640 && streams[0].height == 360 && streams[0].frameRate == "15/1")
             // The camera's own encoder (the test camera's: x264 ultrafast, baseline), not
             // vidrec's (veryfast, High profile).
-            let profile = try Probe.json(["-show_entries", "stream=profile", "-select_streams", "v", file])
-            let profileName = ((profile["streams"] as? [[String: Any]])?.first?["profile"] as? String) ?? ""
-            #expect(profileName.contains("Baseline"), "\(profileName)")
+            let profile = try Probe.videoProfile(file)
+            #expect(profile.contains("Baseline"), "\(profile)")
             // Every frame, in order, decodable: 3 s at 15 fps.
             #expect(try Probe.frameNumbers(file, width: 640, height: 360) == Self.loopNumbers(45, rate: 15))
             let keyframes = try Probe.keyframePositions(file)
@@ -65,8 +64,7 @@ extension EndToEndTests {
             #expect(result.code == 0, "\(result.err)")
             #expect(!result.err.contains("copied"), "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
-            let profile = try Probe.json(["-show_entries", "stream=profile", "-select_streams", "v", file])
-            #expect(((profile["streams"] as? [[String: Any]])?.first?["profile"] as? String) == "High")
+            #expect(try Probe.videoProfile(file) == "High")
             #expect(try Probe.frameNumbers(file, width: 640, height: 360) == Self.loopNumbers(30, rate: 15))
         }
 

@@ -35,6 +35,12 @@ enum Probe {
         return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// The first video stream's codec profile (`High`, `Constrained Baseline`), or "".
+    static func videoProfile(_ file: String) throws -> String {
+        let info = try json(["-show_entries", "stream=profile", "-select_streams", "v:0", file])
+        return ((info["streams"] as? [[String: Any]])?.first?["profile"] as? String) ?? ""
+    }
+
     /// The indexes of the video packets flagged as keyframes, in file order.
     static func keyframePositions(_ file: String) throws -> [Int] {
         let info = try json(["-select_streams", "v:0", "-show_entries", "packet=flags", file])

@@ -66,7 +66,7 @@ import VidrecMedia
         // A torn JPEG, as cameras sometimes send: skipped and counted, not fatal.
         try output.appendVideo(Self.frame(Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00]), sequence: 30), frameIndex: 30)
         try output.finish()
-        #expect(output.undecodableFrames == 1)
+        #expect(output.leftOutFrames == 1)
         try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
         try FileManager.default.moveItem(atPath: fragmented, toPath: final)
 

@@ -62,16 +62,19 @@ final class SystemDevices: RecordingDevices, Sendable {
                 return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
                                     path: nil, mode: nil)
             }
+            // The test camera has one mode, the preset's; copied or not as for any camera.
+            let mode = CameraMode(fourcc: format.rawValue, width: video.width, height: video.height, frameRate: video.frameRate)
+            let choice = try CameraModeSelector().choose(from: [mode], width: video.width, height: video.height,
+                                                         frameRate: video.frameRate, format: nil, camera: "test",
+                                                         handling: video.handling, copyable: video.copyableFormat)
             let source = try TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate,
                                                compressedAs: format, compressor: TestStreamCompressor())
-            let mode = CameraMode(fourcc: format.rawValue, width: video.width, height: video.height, frameRate: video.frameRate)
-            let copies = video.handling == .copy || (video.handling == .auto && video.copyableFormat == format)
-            if copies {
+            if choice.copied {
                 video.copied = CopiedStream(format: format, header: [])
                 copiedCamera.withLock { $0 = source }
             }
-            report("camera mode: \(mode.description)\(copies ? " → copied" : "") (the test camera)")
-            return OpenedCamera(source: source, path: nil, mode: mode.description + (copies ? ", copied" : ""))
+            report(choice.summary + " (the test camera)")
+            return OpenedCamera(source: source, path: nil, mode: mode.description + (choice.copied ? ", copied" : ""))
         }
         let description = try found.withLock { $0 } ?? CameraDiscovery(listing: .readable).resolve(camera)
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
