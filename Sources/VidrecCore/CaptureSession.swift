@@ -161,29 +161,53 @@ public final class CaptureSession: Sendable {
         // A camera switch waiting for the new camera's first frame.
         var switching: CameraSwitch?
 
+        // The newest frame placed, held back until its slot is final (see
+        // `Timeline.place(_:arrival:)`), and the slot of the newest frame sent.
+        var held: VideoFrame?
+        var heldArrival: Int64 = 0
+        var sentIndex: Int64 = -1
+        // A frame is held at most this long (two frame periods): a camera that goes
+        // quiet, or a slow one, does not keep its newest frame from the outputs.
+        let holdLimit = (Rational(2) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded
+
+        func send(_ frame: VideoFrame, at slot: Int64) {
+            for output in outputs { output.send(video: frame, frameIndex: slot) }
+            lastFrame = frame
+            sentIndex = slot
+        }
+
+        /// Sends the held frame to its slot, now final: video has ended, or the camera
+        /// is about to change.
+        func releaseHeld() {
+            if let slot = timeline.releaseHeldFrame(), let held { send(held, at: slot) }
+            held = nil
+        }
+
         /// Places one event from the sources and offers it to the outputs.
         func handle(_ event: CaptureEvent) {
             let arrival = MonotonicClock.now()
             switch event {
             case .video(let frame):
-                let previous = timeline.lastFrameIndex
-                if let index = timeline.place(frame, arrival: arrival) {
+                let previous = sentIndex
+                let placement = timeline.place(frame, arrival: arrival)
+                if let slot = placement.previous, let held { send(held, at: slot) }
+                held = nil
+                if let index = placement.index {
                     if let request = switching {
                         // The new camera's first frame: the slots since the old camera's
                         // last hold that last picture, so the movie has no gap.
                         if let lastFrame, index > previous + 1 {
-                            for slot in (previous + 1)..<index {
-                                for output in outputs { output.send(video: lastFrame, frameIndex: slot) }
-                            }
+                            for slot in (previous + 1)..<index { send(lastFrame, at: slot) }
                             timeline.fill(index - previous - 1)
                             switchFilled += index - previous - 1
                         }
                         request.finish(.success(Rational(index) * frameRate.reciprocal))
                         switching = nil
                     }
-                    for output in outputs { output.send(video: frame, frameIndex: index) }
-                    lastFrame = frame
+                    held = frame
+                    heldArrival = arrival
                 }
+                if timeline.isVideoDone { releaseHeld() }
             case .audio(let chunk):
                 let placed = timeline.place(chunk, arrival: arrival)
                 do {
@@ -200,7 +224,9 @@ public final class CaptureSession: Sendable {
                 timeline.stop(at: arrival)
             }
             // Audio follows video: it is offered only as far as the video has come.
-            for piece in gate.release(upTo: timeline.videoEndInAudioFrames) {
+            let videoEnd = timeline.isVideoDone && held == nil ? timeline.videoEndInAudioFrames
+                : timeline.audioPosition(ofFrame: sentIndex + 1)
+            for piece in gate.release(upTo: videoEnd) {
                 for output in outputs { output.send(audio: piece) }
             }
         }
@@ -215,6 +241,7 @@ public final class CaptureSession: Sendable {
             if stopRequested.load(ordering: .relaxed), !timeline.isStopping {
                 timeline.stop(at: now)
             }
+            if timeline.isVideoDone || (held != nil && now - heldArrival > holdLimit) { releaseHeld() }
             if !timeline.isStopping, let reason = checkSpace(movie, timeline, now: now, lastCheck: &lastSpaceCheck) {
                 limitReason = reason
                 timeline.stop(at: now)
@@ -225,8 +252,9 @@ public final class CaptureSession: Sendable {
             }
             if now - lastProgress >= CaptureSession.progressInterval {
                 // Frames recorded: in the file or waiting for its encoder; not those the
-                // movie's queue dropped (encoding behind), though the session placed them.
-                let written = timeline.videoFrames - movie.droppedVideoFrames
+                // movie's queue dropped (encoding behind), though the session placed them,
+                // nor the one held back until its slot is final.
+                let written = timeline.videoFrames - movie.droppedVideoFrames - (held == nil ? 0 : 1)
                 let rate = Double(written - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
                 let waiting = Int64(movie.waitingVideoFrames)
                 progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: written,
@@ -247,6 +275,7 @@ public final class CaptureSession: Sendable {
                     // What the old camera sent before it stopped goes first: after this,
                     // every frame in the queue is the new camera's.
                     while let event = queue.pop(timeout: 0) { handle(event) }
+                    releaseHeld()
                     do {
                         try request.camera.start(into: queue)
                         video = request.camera
@@ -267,6 +296,7 @@ public final class CaptureSession: Sendable {
             guard let event = queue.pop(timeout: 0.05) else { continue }
             handle(event)
         }
+        if outputFailure == nil { releaseHeld() }
         // A switch whose camera sent nothing before the end: it records from the end on.
         switching?.finish(.success(Rational(timeline.lastFrameIndex + 1) * frameRate.reciprocal))
         running.store(false, ordering: .sequentiallyConsistent)

@@ -58,6 +58,13 @@ public struct Timeline: Sendable {
     public private(set) var isStopping = false
 
     private var lastIndex: Int64 = -1
+    /// The slot of the frame held back by ``place(_:arrival:)`` (it may still move back
+    /// one slot), or `nil`.
+    private var heldIndex: Int64?
+    /// Where the held frame's timestamp put it, in frames.
+    private var heldPosition = Rational(0)
+    /// The slot of the newest frame released: slots up to it are final.
+    private var releasedIndex: Int64 = -1
     /// Nanoseconds added to video capture times: after a camera switch, the new camera's
     /// frames are moved (by under a frame) onto the movie's slot grid.
     private var videoShift: Int64 = 0
@@ -121,11 +128,19 @@ public struct Timeline: Sendable {
         return (Rational(endFrame) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
     }
 
-    /// Where `frame` goes: its frame index, or `nil` when it is not written (after the
-    /// end, or in a slot already taken).
-    public mutating func place(_ frame: VideoFrame, arrival: Int64) -> Int64? {
+    /// Where `frame` goes, and where the frame placed before it finally goes.
+    ///
+    /// Each frame's slot is held back until the next frame arrives (or video ends, see
+    /// ``releaseHeldFrame()``): a frame that came late enough to leave a hole before
+    /// its slot moves back into that hole when the next frame claims the same slot
+    /// (a feeder or a loaded machine delivers one frame late and the next on time; with
+    /// slots fixed at arrival, one of the two was lost). A frame that comes early for
+    /// the next free slot takes it when the slot before is taken (a camera whose first
+    /// frame came late makes every later frame look early). Frames that still collide
+    /// (more frames than slots: a camera faster than the movie) are left out.
+    public mutating func place(_ frame: VideoFrame, arrival: Int64) -> FramePlacement {
         lastVideoArrival = arrival
-        guard !videoDone else { return nil }
+        guard !videoDone else { return FramePlacement(previous: releaseHeldFrame(), index: nil) }
         if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
         lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
@@ -135,13 +150,38 @@ public struct Timeline: Sendable {
         // takes that slot (a real gap is a whole frame or more).
         let next = Rational(lastIndex + 1)
         let late = position > next && position.subtracting(next) <= Timeline.jitterTolerance
-        let index = late ? lastIndex + 1 : position.rounded
-        guard index > lastIndex else { return nil }
+        var index = late ? lastIndex + 1 : position.rounded
+        var previous: Int64?
+        if index <= lastIndex, lastIndex >= 0 {
+            let holding = heldIndex == lastIndex
+            if holding, lastIndex - 1 > releasedIndex, position >= Rational(lastIndex).subtracting(Rational(1, 2)) {
+                // The held frame left a hole before it and this one claims its slot:
+                // the held frame was late for the hole.
+                previous = lastIndex - 1
+                releasedIndex = lastIndex - 1
+                heldIndex = nil
+                droppedFrames -= 1
+                index = lastIndex
+                lastIndex -= 1
+            } else if next.subtracting(position) <= Timeline.jitterTolerance {
+                // Early for the next slot, and the slot before is taken.
+                index = lastIndex + 1
+            } else if holding, index == lastIndex,
+                      Self.distance(position, lastIndex) < Self.distance(heldPosition, lastIndex) {
+                // The held frame took this slot for being early; this one is on time
+                // for it: it takes the slot, and the held frame is left out.
+                heldPosition = position
+                return FramePlacement(previous: nil, index: lastIndex)
+            } else {
+                return FramePlacement(previous: releaseHeldFrame(), index: nil)
+            }
+        }
+        if previous == nil { previous = releaseHeldFrame() }
         if let endFrame, index >= endFrame {
             // The camera skipped the last slots before the end: they count as dropped.
             droppedFrames += max(0, endFrame - lastIndex - 1)
             finishVideo(arrival: arrival)
-            return nil
+            return FramePlacement(previous: previous, index: nil)
         }
         if rephase {
             // A new camera's frames fall anywhere within the slots: half a frame off, its
@@ -154,9 +194,37 @@ public struct Timeline: Sendable {
         }
         droppedFrames += index - lastIndex - 1
         lastIndex = index
+        heldIndex = index
+        heldPosition = position
         videoFrames += 1
         if let endFrame, index == endFrame - 1 { finishVideo(arrival: arrival) }
-        return index
+        return FramePlacement(previous: previous, index: index)
+    }
+
+    /// How far `position` is from slot `index`, in frames.
+    private static func distance(_ position: Rational, _ index: Int64) -> Rational {
+        let slot = Rational(index)
+        return position < slot ? slot.subtracting(position) : position.subtracting(slot)
+    }
+
+    /// Releases the frame held by ``place(_:arrival:)``: its slot is final. Called when
+    /// video has ended (``isVideoDone``) and before a camera switch; `nil` when no frame
+    /// is held.
+    public mutating func releaseHeldFrame() -> Int64? {
+        guard let held = heldIndex else { return nil }
+        heldIndex = nil
+        releasedIndex = held
+        return held
+    }
+
+    /// Whether video has ended (the limit, a stop): no frame is placed after this, and
+    /// the held one, if any, is to be released.
+    public var isVideoDone: Bool { videoDone }
+
+    /// Where video frame `index` starts, as an audio position (0 for a silent movie).
+    public func audioPosition(ofFrame index: Int64) -> Int64 {
+        guard let sampleRate else { return 0 }
+        return (Rational(index) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
     }
 
     /// The camera was switched (``CaptureSession/switchCamera(to:)``): the next frame
@@ -173,6 +241,7 @@ public struct Timeline: Sendable {
     /// `count` empty slots just before the last frame placed were filled with a repeat
     /// (after a camera switch): they are frames, not drops.
     public mutating func fill(_ count: Int64) {
+        releasedIndex = max(releasedIndex, lastIndex - 1)
         droppedFrames -= count
         videoFrames += count
     }

@@ -22,7 +22,7 @@ import VidrecMedia
         var videoFrames: Int64 = 0
 
         mutating func video(_ frame: VideoFrame) {
-            if timeline.place(frame, arrival: frame.captureTime) != nil { videoFrames += 1 }
+            if timeline.place(frame, arrival: frame.captureTime).index != nil { videoFrames += 1 }
             release()
         }
         mutating func audio(at time: Int64) {

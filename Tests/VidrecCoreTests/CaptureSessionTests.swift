@@ -94,19 +94,20 @@ import VidrecMedia
         #expect((capacity - 1...capacity).contains(Int(seen.encodingBacklogFrames)), "\(seen)")
         #expect(seen.encodingBacklog == Double(seen.encodingBacklogFrames) / 30)
         // What waited was written after the stop: the frame the output was stalled in,
-        // the waiting ones, and the newest (dropped, delivered at the end).
-        #expect(movie.indexes.count == Int(seen.encodingBacklogFrames) + 2, "\(movie.indexes)")
+        // the waiting ones, and the newest (dropped, or held back by the session until
+        // its slot was final, and delivered at the end either way).
+        #expect(movie.indexes.count >= Int(seen.encodingBacklogFrames) + 1, "\(movie.indexes)")
         #expect(movie.indexes.last == 59)
         #expect(outcome.reason.isSuccess)
         // Every frame the session had then was the stalled one, waiting, or dropped
         // because encoding fell behind (the camera skipped none), and the snapshot says so.
         #expect(seen.encodingDroppedFrames > 0, "\(seen)")
         #expect(seen.encodingDroppedFrames == seen.droppedFrames, "\(seen)")
-        // It counts as recorded only the frames that reach the file.
-        #expect(seen.videoFrames == 1 + seen.encodingBacklogFrames, "\(seen)")
-        // The newest of those dropped was delivered at the end after all.
-        let all = seen.videoFrames + seen.encodingDroppedFrames
-        #expect(outcome.queueDroppedFrames == seen.encodingDroppedFrames - (all == 60 ? 1 : 0), "\(seen)")
+        // It counts as recorded only the frames that reach the file (or wait for it).
+        #expect(seen.videoFrames <= 1 + seen.encodingBacklogFrames + 1, "\(seen)")
+        // Every frame is in the file or counted as dropped, once.
+        #expect(movie.indexes.count + Int(outcome.queueDroppedFrames) == 60, "\(movie.indexes) \(outcome)")
+        #expect(outcome.queueDroppedFrames <= seen.encodingDroppedFrames, "\(seen)")
     }
 
     @Test func aFailingMovieOutputEndsTheRecordingAndIsStillFinished() throws {
