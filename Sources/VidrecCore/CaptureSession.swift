@@ -161,13 +161,14 @@ public final class CaptureSession: Sendable {
         // A camera switch waiting for the new camera's first frame.
         var switching: CameraSwitch?
 
-        // The newest frame placed, held back until its slot is final (see
-        // `Timeline.place(_:arrival:)`), and the slot of the newest frame sent.
-        var held: VideoFrame?
+        // The frames placed and held back until their slots are final (see
+        // `Timeline.place(_:arrival:)`), oldest first, and the slot of the newest sent.
+        var held: [VideoFrame] = []
         var heldArrival: Int64 = 0
         var sentIndex: Int64 = -1
-        // A frame is held at most this long (two frame periods): a camera that goes
-        // quiet, or a slow one, does not keep its newest frame from the outputs.
+        // Frames are held at most this long after the newest arrived (two frame
+        // periods): a camera that goes quiet does not keep its last frames from the
+        // outputs.
         let holdLimit = (Rational(2) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded
 
         func send(_ frame: VideoFrame, at slot: Int64) {
@@ -176,11 +177,15 @@ public final class CaptureSession: Sendable {
             sentIndex = slot
         }
 
-        /// Sends the held frame to its slot, now final: video has ended, or the camera
-        /// is about to change.
+        /// Sends the oldest held frames to `slots`, now final.
+        func release(_ slots: [Int64]) {
+            for slot in slots { send(held.removeFirst(), at: slot) }
+        }
+
+        /// Sends every held frame: video has ended, the camera is about to change, or
+        /// no frame has come for a while.
         func releaseHeld() {
-            if let slot = timeline.releaseHeldFrame(), let held { send(held, at: slot) }
-            held = nil
+            release(timeline.releaseHeldFrames())
         }
 
         /// Places one event from the sources and offers it to the outputs.
@@ -190,8 +195,7 @@ public final class CaptureSession: Sendable {
             case .video(let frame):
                 let previous = sentIndex
                 let placement = timeline.place(frame, arrival: arrival)
-                if let slot = placement.previous, let held { send(held, at: slot) }
-                held = nil
+                if placement.replacesNewestHeld { held.removeLast() }
                 if let index = placement.index {
                     if let request = switching {
                         // The new camera's first frame: the slots since the old camera's
@@ -204,10 +208,10 @@ public final class CaptureSession: Sendable {
                         request.finish(.success(Rational(index) * frameRate.reciprocal))
                         switching = nil
                     }
-                    held = frame
+                    held.append(frame)
                     heldArrival = arrival
                 }
-                if timeline.isVideoDone { releaseHeld() }
+                release(placement.released)
             case .audio(let chunk):
                 let placed = timeline.place(chunk, arrival: arrival)
                 do {
@@ -224,7 +228,7 @@ public final class CaptureSession: Sendable {
                 timeline.stop(at: arrival)
             }
             // Audio follows video: it is offered only as far as the video has come.
-            let videoEnd = timeline.isVideoDone && held == nil ? timeline.videoEndInAudioFrames
+            let videoEnd = timeline.isVideoDone && held.isEmpty ? timeline.videoEndInAudioFrames
                 : timeline.audioPosition(ofFrame: sentIndex + 1)
             for piece in gate.release(upTo: videoEnd) {
                 for output in outputs { output.send(audio: piece) }
@@ -241,7 +245,7 @@ public final class CaptureSession: Sendable {
             if stopRequested.load(ordering: .relaxed), !timeline.isStopping {
                 timeline.stop(at: now)
             }
-            if timeline.isVideoDone || (held != nil && now - heldArrival > holdLimit) { releaseHeld() }
+            if timeline.isVideoDone || (!held.isEmpty && now - heldArrival > holdLimit) { releaseHeld() }
             if !timeline.isStopping, let reason = checkSpace(movie, timeline, now: now, lastCheck: &lastSpaceCheck) {
                 limitReason = reason
                 timeline.stop(at: now)
@@ -253,8 +257,8 @@ public final class CaptureSession: Sendable {
             if now - lastProgress >= CaptureSession.progressInterval {
                 // Frames recorded: in the file or waiting for its encoder; not those the
                 // movie's queue dropped (encoding behind), though the session placed them,
-                // nor the one held back until its slot is final.
-                let written = timeline.videoFrames - movie.droppedVideoFrames - (held == nil ? 0 : 1)
+                // nor those held back until their slots are final.
+                let written = timeline.videoFrames - movie.droppedVideoFrames - Int64(held.count)
                 let rate = Double(written - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
                 let waiting = Int64(movie.waitingVideoFrames)
                 progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: written,

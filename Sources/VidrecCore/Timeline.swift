@@ -58,11 +58,9 @@ public struct Timeline: Sendable {
     public private(set) var isStopping = false
 
     private var lastIndex: Int64 = -1
-    /// The slot of the frame held back by ``place(_:arrival:)`` (it may still move back
-    /// one slot), or `nil`.
-    private var heldIndex: Int64?
-    /// Where the held frame's timestamp put it, in frames.
-    private var heldPosition = Rational(0)
+    /// The frames held back by ``place(_:arrival:)``, oldest first: their slots, which
+    /// may still move back, and where their timestamps put them, in frames.
+    private var held: [(index: Int64, position: Rational)] = []
     /// The slot of the newest frame released: slots up to it are final.
     private var releasedIndex: Int64 = -1
     /// Nanoseconds added to video capture times: after a camera switch, the new camera's
@@ -128,19 +126,20 @@ public struct Timeline: Sendable {
         return (Rational(endFrame) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
     }
 
-    /// Where `frame` goes, and where the frame placed before it finally goes.
+    /// Where `frame` goes, and where earlier frames, held back until now, finally go.
     ///
-    /// Each frame's slot is held back until the next frame arrives (or video ends, see
-    /// ``releaseHeldFrame()``): a frame that came late enough to leave a hole before
-    /// its slot moves back into that hole when the next frame claims the same slot
-    /// (a feeder or a loaded machine delivers one frame late and the next on time; with
-    /// slots fixed at arrival, one of the two was lost). A frame that comes early for
-    /// the next free slot takes it when the slot before is taken (a camera whose first
-    /// frame came late makes every later frame look early). Frames that still collide
-    /// (more frames than slots: a camera faster than the movie) are left out.
+    /// Frames are held back for up to ``holdDepth`` slots (see ``FramePlacement``):
+    /// a frame that came late enough to leave a hole before its slot moves back into
+    /// that hole when a later frame claims the same slot (a feeder or a loaded machine
+    /// delivers frames late and then in a burst; with slots fixed at arrival, every
+    /// frame of the burst but the first was lost). A frame that comes early for the
+    /// next free slot takes it when the slot before is taken (a camera whose first
+    /// frame came late makes every later frame look early); a held frame that took a
+    /// slot for being early gives it up to a frame on time for it. Frames that still
+    /// collide (more frames than slots: a camera faster than the movie) are left out.
     public mutating func place(_ frame: VideoFrame, arrival: Int64) -> FramePlacement {
         lastVideoArrival = arrival
-        guard !videoDone else { return FramePlacement(previous: releaseHeldFrame(), index: nil) }
+        guard !videoDone else { return FramePlacement(released: releaseHeldFrames()) }
         if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
         lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
@@ -151,37 +150,36 @@ public struct Timeline: Sendable {
         let next = Rational(lastIndex + 1)
         let late = position > next && position.subtracting(next) <= Timeline.jitterTolerance
         var index = late ? lastIndex + 1 : position.rounded
-        var previous: Int64?
+        var placement = FramePlacement()
         if index <= lastIndex, lastIndex >= 0 {
-            let holding = heldIndex == lastIndex
-            if holding, lastIndex - 1 > releasedIndex, position >= Rational(lastIndex).subtracting(Rational(1, 2)) {
-                // The held frame left a hole before it and this one claims its slot:
-                // the held frame was late for the hole.
-                previous = lastIndex - 1
-                releasedIndex = lastIndex - 1
-                heldIndex = nil
+            if position >= Rational(lastIndex).subtracting(Rational(1, 2)), let hole = holeBehindHeldFrames() {
+                // Held frames left a hole and this one claims the newest slot: they
+                // were late, and each moves back one slot, closing the hole.
+                for i in held.indices where held[i].index > hole { held[i].index -= 1 }
                 droppedFrames -= 1
-                index = lastIndex
                 lastIndex -= 1
+                index = lastIndex + 1
             } else if next.subtracting(position) <= Timeline.jitterTolerance {
                 // Early for the next slot, and the slot before is taken.
                 index = lastIndex + 1
-            } else if holding, index == lastIndex,
-                      Self.distance(position, lastIndex) < Self.distance(heldPosition, lastIndex) {
-                // The held frame took this slot for being early; this one is on time
-                // for it: it takes the slot, and the held frame is left out.
-                heldPosition = position
-                return FramePlacement(previous: nil, index: lastIndex)
+            } else if let newest = held.last, newest.index == lastIndex, index == lastIndex,
+                      Self.distance(position, lastIndex) < Self.distance(newest.position, lastIndex) {
+                // The newest held frame took this slot for being early; this one is on
+                // time for it: it takes the slot, and the held frame is left out.
+                held[held.count - 1].position = position
+                placement.replacesNewestHeld = true
+                placement.index = lastIndex
+                return placement
             } else {
-                return FramePlacement(previous: releaseHeldFrame(), index: nil)
+                return placement
             }
         }
-        if previous == nil { previous = releaseHeldFrame() }
         if let endFrame, index >= endFrame {
             // The camera skipped the last slots before the end: they count as dropped.
             droppedFrames += max(0, endFrame - lastIndex - 1)
             finishVideo(arrival: arrival)
-            return FramePlacement(previous: previous, index: nil)
+            placement.released = releaseHeldFrames()
+            return placement
         }
         if rephase {
             // A new camera's frames fall anywhere within the slots: half a frame off, its
@@ -194,11 +192,36 @@ public struct Timeline: Sendable {
         }
         droppedFrames += index - lastIndex - 1
         lastIndex = index
-        heldIndex = index
-        heldPosition = position
+        held.append((index, position))
         videoFrames += 1
-        if let endFrame, index == endFrame - 1 { finishVideo(arrival: arrival) }
-        return FramePlacement(previous: previous, index: index)
+        placement.index = index
+        if let endFrame, index == endFrame - 1 {
+            finishVideo(arrival: arrival)
+            placement.released = releaseHeldFrames()
+        } else {
+            placement.released = releaseHeldFrames(upTo: index - Timeline.holdDepth)
+        }
+        return placement
+    }
+
+    /// How many slots a frame is held back at most (see ``place(_:arrival:)``): the
+    /// longest burst after which every frame still finds its slot, and the delay (in
+    /// frames) it adds before the outputs see a frame.
+    public static let holdDepth: Int64 = 4
+
+    /// The newest empty slot among the held frames (or just before the oldest), when
+    /// every held frame after it may move back a slot: none would then show more than
+    /// ``holdDepth`` frames before its timestamp.
+    private func holeBehindHeldFrames() -> Int64? {
+        guard let oldest = held.first else { return nil }
+        var slot = lastIndex - 1
+        var k = held.count - 2
+        while slot > releasedIndex, slot >= oldest.index - 1 {
+            if k >= 0, held[k].index == slot { slot -= 1; k -= 1; continue }
+            let plausible = held.allSatisfy { $0.index <= slot || $0.position.subtracting(Rational($0.index - 1)) <= Rational(Timeline.holdDepth) }
+            return plausible ? slot : nil
+        }
+        return nil
     }
 
     /// How far `position` is from slot `index`, in frames.
@@ -207,14 +230,18 @@ public struct Timeline: Sendable {
         return position < slot ? slot.subtracting(position) : position.subtracting(slot)
     }
 
-    /// Releases the frame held by ``place(_:arrival:)``: its slot is final. Called when
-    /// video has ended (``isVideoDone``) and before a camera switch; `nil` when no frame
-    /// is held.
-    public mutating func releaseHeldFrame() -> Int64? {
-        guard let held = heldIndex else { return nil }
-        heldIndex = nil
-        releasedIndex = held
-        return held
+    /// Releases the frames held by ``place(_:arrival:)`` (all of them, or those up to
+    /// slot `last`): their slots are final. Called when video has ended
+    /// (``isVideoDone``), before a camera switch, and when no frame has come for a
+    /// while. Returns their slots, oldest first.
+    public mutating func releaseHeldFrames(upTo last: Int64 = .max) -> [Int64] {
+        var released: [Int64] = []
+        while let oldest = held.first, oldest.index <= last {
+            released.append(oldest.index)
+            releasedIndex = oldest.index
+            held.removeFirst()
+        }
+        return released
     }
 
     /// Whether video has ended (the limit, a stop): no frame is placed after this, and

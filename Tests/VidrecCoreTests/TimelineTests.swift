@@ -13,13 +13,13 @@ import VidrecMedia
                    strides: [4], captureTime: time, sequence: sequence)
     }
 
-    /// Feeds frames to a timeline as the capture session does: each frame is held until
-    /// the next placement says where it goes, and released when video ends.
+    /// Feeds frames to a timeline as the capture session does: frames are held until a
+    /// placement says where they finally go, and released when video ends.
     struct Feed {
         var timeline: Timeline
         /// The frames written, by number, and their final slots, in the order written.
         var written: [(frame: Int, slot: Int64)] = []
-        private var held: Int?
+        private var held: [Int] = []
 
         init(_ timeline: Timeline) { self.timeline = timeline }
 
@@ -27,14 +27,16 @@ import VidrecMedia
 
         mutating func place(_ frame: VideoFrame, number: Int, arrival: Int64) {
             let placement = timeline.place(frame, arrival: arrival)
-            if let slot = placement.previous, let held { written.append((held, slot)) }
-            held = placement.index == nil ? nil : number
+            if placement.replacesNewestHeld { held.removeLast() }
+            if placement.index != nil { held.append(number) }
+            write(placement.released)
             if timeline.isVideoDone { release() }
         }
 
-        mutating func release() {
-            if let slot = timeline.releaseHeldFrame(), let held { written.append((held, slot)) }
-            held = nil
+        mutating func release() { write(timeline.releaseHeldFrames()) }
+
+        private mutating func write(_ slots: [Int64]) {
+            for slot in slots { written.append((held.removeFirst(), slot)) }
         }
     }
 
@@ -169,6 +171,21 @@ import VidrecMedia
         #expect(feed.slots == Array(0..<12), "\(feed.written)")
         #expect(feed.timeline.droppedFrames == 0)
         #expect(feed.timeline.videoFrames == 12)
+    }
+
+    /// A feeder that stalls for two frames and then writes three at once: every frame
+    /// of the burst finds a slot, the late ones moved back into the holes.
+    @Test func aBurstAfterAStallFillsTheHolesItLeft() {
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        let period = Self.second / 15
+        let positions: [Double] = [0, 1, 2, 3, 6.1, 6.15, 6.2, 7, 8, 9, 12.05, 12.1, 12.12, 13]
+        for (n, position) in positions.enumerated() {
+            feed.place(frame(at: Self.start + Int64(position * Double(period))), number: n, arrival: Self.start)
+        }
+        feed.release()
+        #expect(feed.written.map(\.frame) == Array(0..<14), "\(feed.written)")
+        #expect(feed.slots == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], "\(feed.written)")
+        #expect(feed.timeline.droppedFrames == 0)
     }
 
     /// A camera whose first frame came half a frame late makes every later frame look
