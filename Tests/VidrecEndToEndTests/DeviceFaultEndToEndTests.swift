@@ -167,7 +167,6 @@ extension KernelDriverTests {
             let stop = try VidrecProcess.run(["stop"], home: home.path)
             #expect(stop.code == 0, "\(stop.err)")
             let result = child.wait()
-            withExtendedLifetime(tone) {}
             #expect(result.code == 0, "\(result.err)")
             let sidecar = try home.sidecar()
             let overruns = sidecar["overruns"] as? Int ?? 0
@@ -194,8 +193,12 @@ extension KernelDriverTests {
             let tolerance = Probe.phaseTolerance(frequency: 440, sidecar: sidecar)
             let jumpsBefore = Probe.phaseJumps(beforeGap, tolerance: tolerance)
             let jumpsAfter = Probe.phaseJumps(afterGap, tolerance: tolerance)
-            #expect(jumpsBefore.isEmpty, "before the gap (\(beforeGap.count) blocks, \(stretched) s stretched): jumps at \(jumpsBefore)")
-            #expect(jumpsAfter.isEmpty, "after the gap (\(stretched) s stretched): jumps at \(jumpsAfter)")
+            // A player that underran broke the tone itself: its phase then says nothing.
+            let underruns = tone.underruns
+            if underruns == 0 {
+                #expect(jumpsBefore.isEmpty, "before the gap (\(beforeGap.count) blocks, \(stretched) s stretched, \(overruns) overruns): jumps at \(jumpsBefore)")
+                #expect(jumpsAfter.isEmpty, "after the gap (\(stretched) s stretched, \(overruns) overruns): jumps at \(jumpsAfter)")
+            }
             #expect(afterGap.allSatisfy { $0.amplitude >= 1000 }, "the tone is there after the gap")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// What ffprobe and ffmpeg (FFmpeg's own tools, not vidrec's code) say about a file.
@@ -21,12 +22,16 @@ enum Probe {
         process.arguments = arguments
         if let environment { process.environment = environment }
         let out = Pipe()
+        let errors = NSTemporaryDirectory() + "probe-\(UUID().uuidString).err"
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        defer { unlink(errors) }
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: errors)
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(name) \(arguments.joined(separator: " ")) failed")
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        try #require(process.terminationStatus == 0, "\(name) \(arguments.joined(separator: " ")) failed: \(said.suffix(500))")
         return data
     }
 

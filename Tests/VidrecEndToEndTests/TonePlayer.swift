@@ -7,6 +7,14 @@ import Testing
 final class TonePlayer {
     let process = Process()
     private var signaller: ChildSignal?
+    /// aplay's messages: it reports each underrun ("underrun!!!").
+    private let log = NSTemporaryDirectory() + "tone-player-\(UUID().uuidString).log"
+
+    /// How often the player underran so far: each time, the "microphone" heard a break
+    /// in the tone that was the player's, not vidrec's (a guest far behind under load).
+    var underruns: Int {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "underrun").count - 1
+    }
 
     init(frequency: Int) throws {
         // aplay with a one-second buffer, from a file made beforehand: a player that
@@ -17,9 +25,11 @@ final class TonePlayer {
                                           "-ac", "2", "-c:a", "pcm_s16le", wave])
         }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/aplay")
-        process.arguments = ["-q", "-D", "hw:Loopback,0,0", "--buffer-time=1000000", wave]
+        process.arguments = ["-D", "hw:Loopback,0,0", "--buffer-time=1000000", wave]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
         try process.run()
         signaller = ChildSignal(process)
         // ALSA takes a while to read its configuration in the guest: wait for RUNNING.
@@ -34,5 +44,6 @@ final class TonePlayer {
         // SIGKILL: aplay would drain its ALSA buffer on SIGTERM first.
         signaller?.send(SIGKILL)
         process.waitUntilExit()
+        unlink(log)
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+extension KernelDriverTests {
+    /// Cameras that send MJPEG or H.264, as real webcams do: v4l2loopback fed by ffmpeg
+    /// (``LoopbackCamera``), in the VM.
+    /// The feeder writes unevenly (the guest runs under TCG, beside other processes):
+    /// every frame it delivers gets a slot, and every frame missing from the file is
+    /// one the end line and the sidecar count as dropped (or the camera as skipped).
+    @Suite struct LoopbackCameraEndToEndTests {
+        static let size = (width: LoopbackCamera.width, height: LoopbackCamera.height)
+
+        /// Records `seconds` from the loopback camera into `home`; returns the file,
+        /// stderr and sidecar.
+        static func record(_ extra: [String], home: Home, seconds: Int = 4) throws -> (file: String, err: String, sidecar: [String: Any]) {
+            let result = try VidrecProcess.run(["start", "--camera", LoopbackCamera.device, "--mic", "none",
+                                                "--quality", "low", "--max", "\(seconds)"] + extra, home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first, "\(result.err)")
+            return (file, result.err, try home.sidecar())
+        }
+
+        /// Every frame in the file is the camera's, in order, and every frame missing is
+        /// one the sidecar counts as dropped.
+        static func expectEveryDeliveredFrame(_ file: String, sidecar: [String: Any], slots: Int) throws {
+            let numbers = try Probe.frameNumbers(file, width: size.width, height: size.height, everyPacket: true)
+            let missing = try #require(LoopbackCamera.missingFrames(numbers), "frames out of order: \(numbers)")
+            let dropped = try #require(sidecar["droppedFrames"] as? Int)
+            // Frames the device itself says it skipped (v4l2loopback's sequence numbers
+            // count every frame written; a reader that starts between two writes misses
+            // one) were never delivered.
+            let skipped = sidecar["cameraSkippedFrames"] as? Int ?? 0
+            #expect(numbers.count + dropped == slots, "\(numbers.count) frames, \(dropped) dropped: \(numbers)")
+            #expect(missing >= dropped && missing <= dropped + skipped,
+                    "frames lost without a trace (\(dropped) dropped, \(skipped) skipped by the camera): \(numbers)")
+            #expect(dropped <= slots / 10, "\(numbers)")
+        }
+
+        static func expectColours(_ file: String) throws {
+            let rgb = try Probe.rgbFrame(file, width: size.width, height: size.height)
+            let left = Probe.meanColour(rgb, width: size.width, x: 60, y: 60, w: 160, h: 160)
+            let right = Probe.meanColour(rgb, width: size.width, x: 420, y: 60, w: 160, h: 160)
+            #expect(Probe.alike(left, LoopbackCamera.red, tolerance: 40), "left half \(left)")
+            #expect(Probe.alike(right, LoopbackCamera.blue, tolerance: 40), "right half \(right)")
+        }
+
+        @Test func anMJPEGCameraIsCopiedWithEveryFrameItDelivers() throws {
+            let camera = try LoopbackCamera(.mjpeg)
+            let home = try Home()
+            let (file, err, sidecar) = try Self.record(["--video", "copy"], home: home)
+            withExtendedLifetime(camera) {}
+            #expect(err.contains("camera mode: 640x360 MJPG 15 fps → copied"), "\(err)")
+            let video = try #require(try Probe.streams(file).first(where: { $0.kind == "video" }))
+            #expect(video.codec == "mjpeg")
+            try Self.expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
+            try Self.expectColours(file)
+        }
+
+        @Test func anMJPEGCameraIsDecodedAndEncodedWithEveryFrameItDelivers() throws {
+            let camera = try LoopbackCamera(.mjpeg)
+            let home = try Home()
+            let (file, err, sidecar) = try Self.record([], home: home)
+            withExtendedLifetime(camera) {}
+            #expect(err.contains("camera mode: 640x360 MJPG 15 fps"), "\(err)")
+            let video = try #require(try Probe.streams(file).first(where: { $0.kind == "video" }))
+            #expect(video.codec == "h264")
+            #expect(sidecar["undecodableFrames"] as? Int == 0)
+            // Frames the guest's encoder could not keep up with are dropped and counted
+            // too: the check is that none is lost without a trace.
+            try Self.expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
+            try Self.expectColours(file)
+        }
+
+        @Test func anH264CameraIsCopiedFromItsFirstKeyframe() throws {
+            let camera = try LoopbackCamera(.h264)
+            let home = try Home()
+            let (file, err, sidecar) = try Self.record(["--video", "copy"], home: home)
+            withExtendedLifetime(camera) {}
+            #expect(err.contains("camera mode: 640x360 H264 15 fps → copied"), "\(err)")
+            let video = try #require(try Probe.streams(file).first(where: { $0.kind == "video" }))
+            #expect(video.codec == "h264")
+            #expect(try Probe.videoProfile(file) == "Constrained Baseline")
+            let keyframes = try Probe.keyframePositions(file)
+            #expect(keyframes.first == 0, "the recording starts at an IDR frame: \(keyframes)")
+            #expect(keyframes.count >= 3, "the camera's keyframe every second: \(keyframes)")
+            try Self.expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
+            try Self.expectColours(file)
+        }
+    }
+}
