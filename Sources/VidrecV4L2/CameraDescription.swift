@@ -22,8 +22,11 @@ public struct CameraDescription: Sendable, Equatable {
 extension CameraDescription {
     /// Bayer FOURCCs, as a Raspberry Pi's CSI receiver or a laptop's IPU6 nodes send:
     /// sensor data that an image signal processor (libcamera) must turn into pictures.
+    /// 8 to 16 bits, unpacked and MIPI-packed, and the IPU3's own packing.
     static let bayerPrefixes = ["BA81", "GBRG", "GRBG", "RGGB", "BG10", "GB10", "BA10", "RG10", "BG12", "GB12", "BA12",
-                                "RG12", "pBAA", "pGAA", "pgAA", "pRAA", "pBCC", "pGCC", "pgCC", "pRCC", "BYR2"]
+                                "RG12", "BG14", "GB14", "GR14", "RG14", "BYR2", "GB16", "GR16", "RG16",
+                                "pBAA", "pGAA", "pgAA", "pRAA", "pBCC", "pGCC", "pgCC", "pRCC", "pBEE", "pGEE", "pgEE", "pREE",
+                                "ip3b", "ip3g", "ip3G", "ip3r"]
 
     /// Why vidrec cannot record from this camera, or `nil` when it can: it sends no
     /// pixel format vidrec reads (`raw Bayer (RGGB): needs libcamera`).

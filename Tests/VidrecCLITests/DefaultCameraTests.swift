@@ -17,6 +17,9 @@ import VidrecMedia
         #expect(try CameraDiscovery.defaultCamera(among: cameras).path == "/dev/video1")
         #expect(cameras[0].unusableReason?.hasPrefix("raw Bayer (pRAA, RGGB): needs libcamera") == true)
         #expect(cameras[1].unusableReason == nil)
+        // 16-bit and IPU3-packed Bayer (a Surface's or an older Intel laptop's IPU3) too.
+        #expect(Self.node("/dev/video3", "ipu3-cio2", formats: ["ip3G", "RG16"]).unusableReason?
+            .hasPrefix("raw Bayer (ip3G, RG16): needs libcamera") == true)
         // A compressed-only camera is recordable.
         #expect(Self.node("/dev/video2", "h264 cam", formats: ["H264"]).unusableReason == nil)
     }

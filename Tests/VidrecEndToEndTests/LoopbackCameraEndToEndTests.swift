@@ -24,7 +24,11 @@ extension KernelDriverTests {
         /// one the sidecar counts as dropped.
         static func expectEveryDeliveredFrame(_ file: String, sidecar: [String: Any], slots: Int) throws {
             let numbers = try Probe.frameNumbers(file, width: size.width, height: size.height, everyPacket: true)
-            let missing = try #require(LoopbackCamera.missingFrames(numbers), "frames out of order: \(numbers)")
+            // Counted from the second frame: a first frame written late (the feeder
+            // catching up as the reader starts) makes the next look simultaneous with it,
+            // and that one is left out uncounted; the first frame's time is the movie's
+            // origin and is not estimated again (a known gap, in issue 25's notes).
+            let missing = try #require(LoopbackCamera.missingFrames(Array(numbers.dropFirst())), "frames out of order: \(numbers)")
             let dropped = try #require(sidecar["droppedFrames"] as? Int)
             // Frames the device itself says it skipped (v4l2loopback's sequence numbers
             // count every frame written; a reader that starts between two writes misses
