@@ -4,7 +4,9 @@ import VidrecMedia
 /// The still-photo output beside the movie output, as `AVCapturePhotoOutput` sits beside
 /// `AVCaptureMovieFileOutput` in one capture session: `vidrec snap` asks the running
 /// recording for a photo, and the first frame captured after the asking is encoded and
-/// written. The movie is not touched: the photo output has its own connection, queue
+/// written. A source whose capture times lag behind the clock (a test source on a
+/// loaded machine, a camera whose queue is full) may deliver none such for a while: once
+/// ``lagAllowance`` has passed, the next frame that arrives is taken instead. The movie is not touched: the photo output has its own connection, queue
 /// and thread, and takes nothing from the movie's.
 ///
 /// When nobody has asked, a frame costs one look at an empty list.
@@ -24,11 +26,14 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     private final class Request {
         let after: Int64
+        /// When a frame that arrives is taken whatever its capture time.
+        let anyFrameAfter: Int64
         let width: Int?
         let path: String
         var result: Result<Taken, PhotoError>?
         init(after: Int64, width: Int?, path: String) {
             self.after = after
+            self.anyFrameAfter = after + PhotoOutput.lagAllowance
             self.width = width
             self.path = path
         }
@@ -40,6 +45,10 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     private var ended = false
 
     public let outputName = "photo output"
+
+    /// How long after the asking only a frame captured after it is taken, in
+    /// nanoseconds: one second, thirty frames at 30 fps.
+    public static let lagAllowance: Int64 = 1_000_000_000
     public var bytesWritten: Int64 { 0 }
 
     /// Creates a photo output that encodes with `encoder`.
@@ -73,8 +82,15 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
         encoder.observe(frame)
         condition.lock()
-        let due = requests.filter { $0.after < frame.captureTime }
-        requests.removeAll { $0.after < frame.captureTime }
+        let due: [Request]
+        if requests.isEmpty {
+            due = []
+        } else {
+            let now = MonotonicClock.now()
+            let isDue = { (request: Request) in request.after < frame.captureTime || request.anyFrameAfter <= now }
+            due = requests.filter(isDue)
+            requests.removeAll(where: isDue)
+        }
         condition.unlock()
         guard !due.isEmpty else { return }
         var encoded: [Int?: Result<EncodedPhoto, PhotoError>] = [:]

@@ -112,18 +112,15 @@ public struct Timeline: Sendable {
 
     /// Where the video placed so far ends, as an audio position: audio may be written up
     /// to here (see ``AudioGate``). 0 for a silent movie.
-    public var videoEndInAudioFrames: Int64 {
-        guard let sampleRate else { return 0 }
-        return (Rational(videoEnd) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
-    }
+    public var videoEndInAudioFrames: Int64 { audioPosition(ofFrame: videoEnd) }
 
     /// The audio's final length in audio frames, once the video's end is known.
     public var finalAudioLength: Int64? { audioEnd }
 
     /// The audio frame count at which audio ends, once the video end is known.
     private var audioEnd: Int64? {
-        guard let endFrame, let sampleRate else { return nil }
-        return (Rational(endFrame) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
+        guard let endFrame, sampleRate != nil else { return nil }
+        return audioPosition(ofFrame: endFrame)
     }
 
     /// Where `frame` goes, and where earlier frames, held back until now, finally go.
@@ -245,7 +242,7 @@ public struct Timeline: Sendable {
     }
 
     /// Whether video has ended (the limit, a stop): no frame is placed after this, and
-    /// the held one, if any, is to be released.
+    /// the held frames, up to ``holdDepth`` of them, are to be released.
     public var isVideoDone: Bool { videoDone }
 
     /// Where video frame `index` starts, as an audio position (0 for a silent movie).

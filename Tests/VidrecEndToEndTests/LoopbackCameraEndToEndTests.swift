@@ -48,16 +48,24 @@ extension KernelDriverTests {
             #expect(Probe.alike(right, LoopbackCamera.blue, tolerance: 40), "right half \(right)")
         }
 
-        @Test func anMJPEGCameraIsCopiedWithEveryFrameItDelivers() throws {
-            let camera = try LoopbackCamera(.mjpeg)
-            let home = try Home()
-            let (file, err, sidecar) = try Self.record(["--video", "copy"], home: home)
+        /// Records the camera's own stream with `--video copy`: the mode line says so, the
+        /// movie holds the camera's codec, every frame delivered and the picture's colours.
+        /// `check` looks at the movie for what is particular to the camera.
+        static func recordCopied(_ kind: LoopbackCamera.Kind, home: Home, mode: String, codec: String,
+                                 check: (String) throws -> Void) throws {
+            let camera = try LoopbackCamera(kind)
+            let (file, err, sidecar) = try record(["--video", "copy"], home: home)
             withExtendedLifetime(camera) {}
-            #expect(err.contains("camera mode: 640x360 MJPG 15 fps → copied"), "\(err)")
+            #expect(err.contains("camera mode: 640x360 \(mode) 15 fps → copied"), "\(err)")
             let video = try #require(try Probe.streams(file).first(where: { $0.kind == "video" }))
-            #expect(video.codec == "mjpeg")
-            try Self.expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
-            try Self.expectColours(file)
+            #expect(video.codec == codec)
+            try check(file)
+            try expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
+            try expectColours(file)
+        }
+
+        @Test func anMJPEGCameraIsCopiedWithEveryFrameItDelivers() throws {
+            try Self.recordCopied(.mjpeg, home: try Home(), mode: "MJPG", codec: "mjpeg") { _ in }
         }
 
         @Test func anMJPEGCameraIsDecodedAndEncodedWithEveryFrameItDelivers() throws {
@@ -76,19 +84,12 @@ extension KernelDriverTests {
         }
 
         @Test func anH264CameraIsCopiedFromItsFirstKeyframe() throws {
-            let camera = try LoopbackCamera(.h264)
-            let home = try Home()
-            let (file, err, sidecar) = try Self.record(["--video", "copy"], home: home)
-            withExtendedLifetime(camera) {}
-            #expect(err.contains("camera mode: 640x360 H264 15 fps → copied"), "\(err)")
-            let video = try #require(try Probe.streams(file).first(where: { $0.kind == "video" }))
-            #expect(video.codec == "h264")
-            #expect(try Probe.videoProfile(file) == "Constrained Baseline")
-            let keyframes = try Probe.keyframePositions(file)
-            #expect(keyframes.first == 0, "the recording starts at an IDR frame: \(keyframes)")
-            #expect(keyframes.count >= 3, "the camera's keyframe every second: \(keyframes)")
-            try Self.expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
-            try Self.expectColours(file)
+            try Self.recordCopied(.h264, home: try Home(), mode: "H264", codec: "h264") { file in
+                #expect(try Probe.videoProfile(file) == "Constrained Baseline")
+                let keyframes = try Probe.keyframePositions(file)
+                #expect(keyframes.first == 0, "the recording starts at an IDR frame: \(keyframes)")
+                #expect(keyframes.count >= 3, "the camera's keyframe every second: \(keyframes)")
+            }
         }
     }
 }
