@@ -111,6 +111,9 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         let pcm = handle.pcm
         let format = audioFormat
         var idle: Int32 = 0
+        // Where the next chunk starts when nothing was lost since the last read: the
+        // samples of two reads with no overrun between them are contiguous.
+        var nextCaptureTime: Int64?
         while worker.isRunning {
             let ready = snd_pcm_wait(pcm, 100)
             if ready == 0 {
@@ -120,11 +123,15 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
                 }
                 continue
             }
-            if ready < 0, let error = recover(Int32(ready)) { return error }
+            if ready < 0 {
+                nextCaptureTime = nil
+                if let error = recover(Int32(ready)) { return error }
+            }
             let buffer = FrameBuffer(count: periodFrames * format.bytesPerFrame)
             let read = snd_pcm_readi(pcm, buffer.bytes, snd_pcm_uframes_t(periodFrames))
             if read == -Int(EAGAIN) { continue }
             if read < 0 {
+                nextCaptureTime = nil
                 if let error = recover(Int32(read)) { return error }
                 continue
             }
@@ -133,12 +140,20 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             var avail: snd_pcm_uframes_t = 0
             var stamp = timespec()
             let now = MonotonicClock.now()
-            var captured = now - Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
+            let captured: Int64
             if snd_pcm_htimestamp(pcm, &avail, &stamp) == 0, stamp.tv_sec > 0 {
                 let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
                 // At `at`, `avail` frames were waiting after the ones just read.
                 captured = at - (Int64(avail) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)
+            } else if let next = nextCaptureTime {
+                // No timestamp: the device overran (or the process was stopped) after
+                // the read, so `now` and the waiting frames say nothing of when these
+                // were captured; they follow the last chunk.
+                captured = next
+            } else {
+                captured = now - Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
             }
+            nextCaptureTime = captured + Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
             queue.push(.audio(AudioChunk(format: format, buffer: buffer, frameCount: Int(read), captureTime: captured)))
         }
         return nil
