@@ -6,13 +6,29 @@ CONFIG ?= release
 
 BIN := .build/$(CONFIG)/vidrec
 
-.PHONY: deps build demo test unit-test install uninstall clean
+.PHONY: deps build man demo test unit-test install uninstall deb clean
+
+VERSION := $(shell cat VERSION)
+# Relocations read-only and bound at start (Debian's hardening for binaries).
+HARDENING := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+MAN := .build/vidrec.1
 
 deps:
 	@scripts/install-deps
 
+# The Swift runtime and Foundation are linked in (--static-swift-stdlib): the binary
+# needs Debian's libraries only (FFmpeg, ALSA, libv4l), not the Swift toolchain, and
+# has no run path (--disable-local-rpath: no $ORIGIN either).
 build: deps
-	$(SWIFT) build -c $(CONFIG)
+	$(SWIFT) build -c $(CONFIG) --static-swift-stdlib --disable-local-rpath $(HARDENING)
+
+# The vidrec(1) manual page and the shell completions, made by the binary from the
+# same specs as --help.
+man: build
+	$(BIN) manual > $(MAN)
+	$(BIN) completions bash > .build/vidrec.bash
+	$(BIN) completions zsh > .build/_vidrec
+	$(BIN) completions fish > .build/vidrec.fish
 
 # Records 5 s from the built-in test camera and microphone, saves it to the album,
 # and shows what the file holds.
@@ -20,23 +36,37 @@ demo: build
 	@scripts/demo $(BIN)
 
 # Everything CI runs: unit and end-to-end tests on the host (the live-stream ones
-# against nginx-rtmp, srt-live-transmit and ffmpeg started on 127.0.0.1), then the device tests
-# against real kernel drivers (vivid, snd-aloop) in a QEMU virtual machine.
+# against nginx-rtmp, srt-live-transmit and ffmpeg started on 127.0.0.1), the package
+# (built, linted, installed into a clean Debian 12 root, used and purged there), then
+# the device tests against real kernel drivers (vivid, snd-aloop) in a QEMU virtual machine.
 test: deps
 	@scripts/install-deps --servers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	scripts/package-tests
 	@scripts/install-deps --vm
 	vm/device-tests
 
-install: build
+install: build man
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/vidrec
 	install -d $(DESTDIR)$(PREFIX)/share/vidrec/presets
 	install -m 644 presets/*.json $(DESTDIR)$(PREFIX)/share/vidrec/presets/
+	install -D -m 644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/vidrec.1
+	install -D -m 644 .build/vidrec.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vidrec
+	install -D -m 644 .build/_vidrec $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_vidrec
+	install -D -m 644 .build/vidrec.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vidrec.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vidrec
 	rm -rf $(DESTDIR)$(PREFIX)/share/vidrec
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/vidrec.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vidrec
+	rm -f $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_vidrec
+	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vidrec.fish
+
+# The Debian package: .build/vidrec_$(VERSION)_<arch>.deb (see scripts/make-deb).
+deb: build man
+	@scripts/make-deb
 
 clean:
 	rm -rf .build

@@ -4,7 +4,8 @@
 //
 // Targets, from the bottom up (see README.md, "Architecture"):
 //   C*                 system libraries and shims for what Swift cannot import (libavfilter,
-//                      used only by the contact sheet, is loaded when first used)
+//                      used only by the contact sheet, is loaded when first used); the
+//                      VERSION file, embedded
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
 //                      connections (a thread and a bounded queue each), queues, errors
 //   VidrecMP4          finishing a fragmented MP4 in place: an index over the data on disk
@@ -42,6 +43,8 @@ let package = Package(
             providers: [.apt(["libv4l-dev"])]
         ),
         .target(name: "CSystemShims"),
+        // The VERSION file, embedded: the one place the version is written.
+        .target(name: "CVidrecVersion"),
         // libavfilter's headers, and the library loaded with dlopen on first use.
         .target(name: "CFFmpegFilters", dependencies: ["CFFmpeg"]),
 
@@ -54,7 +57,7 @@ let package = Package(
         .target(name: "VidrecCore", dependencies: ["VidrecMedia", "CSystemShims"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA"]
+            dependencies: ["VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "CVidrecVersion"]
         ),
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecMedia"]),
 

@@ -29,11 +29,19 @@ public struct CommandContext: Sendable {
     /// The preset library: the user's folder first, then the built-in folders, with
     /// codec names checked against this FFmpeg.
     public var presetLibrary: PresetLibrary {
+        PresetLibrary(directories: [paths.userPresetDirectory] + paths.builtinPresetDirectories(executable: executable),
+                      parser: presetParser)
+    }
+
+    /// The built-in presets alone (what the manual page lists).
+    public var builtinPresetLibrary: PresetLibrary {
+        PresetLibrary(directories: paths.builtinPresetDirectories(executable: executable), parser: presetParser)
+    }
+
+    private var presetParser: PresetParser {
         let catalog = EncoderCatalog()
-        let parser = PresetParser(encoderExists: { catalog.has($0, kind: $1) },
-                                  pixelFormatExists: { catalog.hasPixelFormat($0) })
-        return PresetLibrary(directories: [paths.userPresetDirectory] + paths.builtinPresetDirectories(executable: executable),
-                             parser: parser)
+        return PresetParser(encoderExists: { catalog.has($0, kind: $1) },
+                            pixelFormatExists: { catalog.hasPixelFormat($0) })
     }
 
     /// The pending area.

@@ -1,5 +1,6 @@
-/// vidrec's exit statuses, from `sysexits.h` where one fits. Documented in README.md.
-public enum ExitCode: Int32, Sendable {
+/// vidrec's exit statuses, from `sysexits.h` where one fits. ``meaning`` is what the
+/// manual page and README.md say of each (a test keeps the README's table the same).
+public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success: the recording ended at its limit or on request, or the command did its job.
     case success = 0
     /// A failure with no more specific code.
@@ -23,4 +24,21 @@ public enum ExitCode: Int32, Sendable {
     case temporaryFailure = 75
     /// Recording aborted by a second Ctrl-C; the recording so far is pending as interrupted.
     case aborted = 130
+
+    /// When vidrec exits with this status, in the manual's words (Markdown code spans).
+    public var meaning: String {
+        switch self {
+        case .success: "success: the recording reached `--max` or was stopped; the command did its job"
+        case .failure: "a failure with no more specific code"
+        case .usage: "usage error: the command line is wrong (message, usage and a help hint on stderr); `--upload` to a remote rclone has no configuration for; `switch` to the camera the recording already records from, to any camera while the recording copies its camera's stream, or without an ID while several record; `trigger` to a recording that does not wait for triggers; `--video copy` with `--mirror`, `--segment`, `--pre/--post` or the YUYV test camera"
+        case .dataError: "a preset is broken or asks for what this FFmpeg cannot do (also: `--rotate` with a Matroska/WebM preset, `--live` with codecs its protocol cannot carry); a camera control the camera lacks or a value outside its range (`--set`, `--focus`, …), or controls asked of the test camera"
+        case .noInput: "nothing to act on: no pending recording, an unknown ID, nothing recording (`stop`, `switch`, `trigger`), no album item of that name (`show`), nothing in the album to draw (`sheet`)"
+        case .unavailable: "rclone is not installed (`--upload`, `vidrec upload`); a camera or microphone is missing, busy (another program) or unusable (also: `--video copy` on a camera that sends no H.264 or MJPEG, no node vidrec can record from), or it failed during the recording (what was recorded is kept); `snap`: no picture came from the camera within 10 s"
+        case .software: "internal error"
+        case .cannotCreate: "the album or the state folder cannot be created or written"
+        case .ioError: "writing the recording failed (disk full, I/O error), or the disk fell to the `--min-free` floor; what was recorded is kept"
+        case .temporaryFailure: "uploads are still queued (`--upload`, `vidrec upload`; the files are saved, and the queue is retried later); the camera is already being recorded by another vidrec; `vidrec stop` could not confirm or stop the process in time; `save`/`discard` of a recording still being written; `snap` from a recording that could not take the photo (it was ending, or did not answer), or with camera settings while the camera records; `switch` to a camera another recording holds, or a recording that did not answer"
+        case .aborted: "aborted by a second Ctrl-C; the recording so far is pending as interrupted"
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import CVidrecVersion
 import Foundation
 import VidrecCore
 import VidrecFFmpeg
@@ -6,12 +7,12 @@ import VidrecMedia
 /// The `vidrec` program: dispatches to a subcommand and turns every outcome into
 /// output and an exit status.
 public enum VidrecCLI {
-    /// The version printed by `--version`.
-    public static let version = "0.1.0"
+    /// The version printed by `--version`: the repository's VERSION file, built in.
+    public static let version = String(cString: cvidrec_version()).trimmingCharacters(in: .whitespacesAndNewlines)
 
     static var commands: [any VidrecCommand.Type] { [
         StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self, TriggerCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
-        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, UploadCommand.self,
+        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, UploadCommand.self, CompletionsCommand.self, ManualCommand.self,
     ] }
 
     static var helpSpec: CommandSpec {

@@ -6,6 +6,9 @@ public struct UsageRenderer: Sendable {
     /// The program name shown in messages.
     public static let program = "vidrec"
 
+    /// What vidrec does, in one sentence.
+    public static let overview = "Record video from a camera and microphone into movie files, then save them to an album."
+
     /// `Usage: vidrec start [--camera <camera>] … [<id>]`
     public static func usage(_ spec: CommandSpec) -> String {
         var parts = ["\(program) \(spec.name)"]
@@ -40,7 +43,7 @@ public struct UsageRenderer: Sendable {
     /// The top-level `vidrec --help` page.
     public static func rootHelp(_ commands: [CommandSpec]) -> String {
         var lines = [
-            "OVERVIEW: Record video from a camera and microphone into movie files, then save them to an album.",
+            "OVERVIEW: \(overview)",
             "",
             "USAGE: \(program) <subcommand>",
             "",
