@@ -140,6 +140,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             var avail: snd_pcm_uframes_t = 0
             var stamp = timespec()
             let now = MonotonicClock.now()
+            let lasting = Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
             let captured: Int64
             if snd_pcm_htimestamp(pcm, &avail, &stamp) == 0, stamp.tv_sec > 0 {
                 let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
@@ -151,9 +152,9 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
                 // were captured; they follow the last chunk.
                 captured = next
             } else {
-                captured = now - Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
+                captured = now - lasting
             }
-            nextCaptureTime = captured + Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
+            nextCaptureTime = captured + lasting
             queue.push(.audio(AudioChunk(format: format, buffer: buffer, frameCount: Int(read), captureTime: captured)))
         }
         return nil

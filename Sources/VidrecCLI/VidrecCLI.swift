@@ -46,7 +46,7 @@ public enum VidrecCLI {
                     context.out(UsageRenderer.rootHelp(allSpecs))
                     return ExitCode.success.rawValue
                 }
-                guard let spec = allSpecs.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
+                guard let spec = allSpecs.first(where: { $0.names.contains(name) }) else {
                     throw ParserError.unknownCommand(name, suggestion: Suggestion.closest(to: name, in: allSpecs.map(\.name)))
                 }
                 context.out(UsageRenderer.help(spec))
@@ -60,7 +60,7 @@ public enum VidrecCLI {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first || $0.spec.aliases.contains(first) }) else {
+        guard let command = commands.first(where: { $0.spec.names.contains(first) }) else {
             let error: ParserError = first.hasPrefix("-")
                 ? .unknownOption(first, suggestion: Suggestion.closest(to: first, in: ["--help", "--version"]))
                 : .unknownCommand(first, suggestion: Suggestion.closest(to: first, in: allSpecs.map(\.name)))

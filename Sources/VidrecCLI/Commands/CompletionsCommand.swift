@@ -56,7 +56,7 @@ struct CompletionsCommand: VidrecCommand {
         case .values(let kind):
             // Only names that print as they are: a completion never writes a control
             // character to the terminal.
-            for value in values(kind, context) where TextSafety.printable(value) == value && !value.isEmpty {
+            for value in values(kind, context) where !value.isEmpty && !TextSafety.hasControlCharacters(value) {
                 context.out(value + "\n")
             }
         }

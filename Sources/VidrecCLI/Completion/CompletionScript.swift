@@ -21,7 +21,7 @@ struct CompletionScript {
         }
     }
 
-    private var subcommandNames: [String] { commands.flatMap { [$0.name] + $0.aliases } }
+    private var subcommandNames: [String] { commands.flatMap(\.names) }
 
     private func values(_ argument: ArgumentSpec, _ command: CommandSpec) -> CompletionValues {
         CompletionValues.of(argument, in: command.name, subcommands: subcommandNames)
@@ -69,23 +69,21 @@ struct CompletionScript {
             "    case ${COMP_WORDS[1]} in",
         ]
         for command in commands {
-            lines.append("    \(([command.name] + command.aliases).joined(separator: "|")))")
+            lines.append("    \(command.names.joined(separator: "|")))")
             var valueCases: [String] = []
             var names: [String] = []
             var positional: CompletionValues = .none
             for argument in command.arguments {
+                let spelled = ["--\(argument.name)"] + (argument.short.map { ["-\($0)"] } ?? [])
                 switch argument.kind {
                 case .positional:
                     if positional == .none { positional = values(argument, command) }
-                    continue
                 case .flag:
-                    names.append("--\(argument.name)")
+                    names += spelled
                 case .option:
-                    let spelled = ["--\(argument.name)"] + (argument.short.map { ["-\($0)"] } ?? [])
                     names += spelled
                     valueCases.append("        \(spelled.joined(separator: "|"))) \(bashValues(values(argument, command))); return ;;")
                 }
-                if let short = argument.short, case .flag = argument.kind { names.append("-\(short)") }
             }
             names.append("--help")
             if !valueCases.isEmpty {
@@ -131,7 +129,7 @@ struct CompletionScript {
             "    subcommands=(",
         ]
         for command in commands {
-            for name in [command.name] + command.aliases {
+            for name in command.names {
                 lines.append("        \(Self.shQuoted(name + ":" + Self.zshEscaped(Self.summary(command.abstract))))")
             }
         }
@@ -147,7 +145,7 @@ struct CompletionScript {
             "    case $command in",
         ]
         for command in commands {
-            lines.append("    \(([command.name] + command.aliases).joined(separator: "|")))")
+            lines.append("    \(command.names.joined(separator: "|")))")
             var specs: [String] = []
             for argument in command.arguments {
                 let description = "[" + Self.zshEscaped(Self.summary(argument.help)) + "]"
@@ -215,18 +213,17 @@ struct CompletionScript {
             "complete -c vidrec -n __fish_use_subcommand -l version -d 'Show the version'",
         ]
         for command in commands {
-            for name in [command.name] + command.aliases {
+            for name in command.names {
                 lines.append("complete -c vidrec -n __fish_use_subcommand -a \(name) -d \(Self.quoted(Self.summary(command.abstract)))")
             }
-            let condition = "-n " + Self.quoted("__fish_seen_subcommand_from " + ([command.name] + command.aliases).joined(separator: " "))
+            let condition = "-n " + Self.quoted("__fish_seen_subcommand_from " + command.names.joined(separator: " "))
             for argument in command.arguments {
                 let description = "-d " + Self.quoted(Self.summary(argument.help))
+                let short = argument.short.map { " -s \($0)" } ?? ""
                 switch argument.kind {
                 case .flag:
-                    let short = argument.short.map { " -s \($0)" } ?? ""
                     lines.append("complete -c vidrec \(condition) -l \(argument.name)\(short) \(description)")
                 case .option:
-                    let short = argument.short.map { " -s \($0)" } ?? ""
                     lines.append("complete -c vidrec \(condition) -l \(argument.name)\(short) -r \(fishValues(values(argument, command))) \(description)")
                 case .positional:
                     let listed = fishValues(values(argument, command))

@@ -121,12 +121,13 @@ struct ManualPage {
         return out.hasPrefix(".") ? "\\&" + out : out
     }
 
-    /// Markdown text with code spans: the spans bold, the rest escaped.
+    /// Markdown text with code spans: the spans bold, the rest escaped (``escape(_:)``
+    /// guards each piece against starting a control line).
     static func markdown(_ text: String) -> String {
         var out = ""
         for (index, piece) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
             out += index % 2 == 1 ? "\\fB\(escape(piece))\\fR" : escape(piece)
         }
-        return out.hasPrefix(".") ? "\\&" + out : out
+        return out
     }
 }

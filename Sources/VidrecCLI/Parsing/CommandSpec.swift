@@ -14,6 +14,9 @@ public struct CommandSpec: Sendable {
     /// Other names the command answers to (`album` for `list`).
     public var aliases: [String] = []
 
+    /// The name and the aliases: every word the command answers to.
+    public var names: [String] { [name] + aliases }
+
     /// Creates a spec.
     public init(name: String, aliases: [String] = [], abstract: String, discussion: String, arguments: [ArgumentSpec],
                 passesRest: Bool = false) {
