@@ -378,6 +378,7 @@ public final class CaptureSession: Sendable {
             droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: movie.bytesWritten,
             lostOutputs: lostOutputs)
         outcome.undecodableFrames = leftOut
+        outcome.surplusFrames = timeline.surplusFrames
         return outcome
     }
 }

@@ -334,6 +334,7 @@ public final class Recorder: Sendable {
         sidecar.droppedFrames = outcome.droppedFrames + outcome.queueDroppedFrames
         sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
         sidecar.undecodableFrames = outcome.undecodableFrames
+        sidecar.surplusFrames = outcome.surplusFrames > 0 ? outcome.surplusFrames : nil
         sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }

@@ -22,6 +22,10 @@ public struct RecordingOutcome: Sendable {
     /// The camera's frames the movie left out: undecodable, or (a copied H.264 stream)
     /// after a lost frame up to the next keyframe. Not in ``videoFrames``.
     public var undecodableFrames: Int64 = 0
+    /// The camera's frames left out because no slot was free for them: it delivered
+    /// more than the frame rate holds (see ``Timeline/surplusFrames``). Not in
+    /// ``videoFrames``.
+    public var surplusFrames: Int64 = 0
     /// Dropped slots at the very end that hold a repeat of the last frame.
     public var repeatedFrames: Int64
     /// Slots between a camera switch and the new camera's first frame, holding a

@@ -51,6 +51,9 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// The camera's frames left out of the movie: undecodable, or (a copied H.264
     /// stream) after a lost frame up to the next keyframe.
     public var undecodableFrames: Int64?
+    /// The camera's frames left out because it delivered more than the frame rate
+    /// holds (no free slot for them).
+    public var surplusFrames: Int64?
     /// Dropped slots at the very end filled with a repeat of the last frame.
     public var repeatedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.

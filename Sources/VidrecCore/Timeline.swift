@@ -38,6 +38,10 @@ public struct Timeline: Sendable {
     public private(set) var videoFrames: Int64 = 0
     /// Frame slots left empty because the camera skipped frames.
     public private(set) var droppedFrames: Int64 = 0
+    /// Frames left out for want of a free slot: the camera delivered more frames than
+    /// the movie's rate holds (a camera faster than the movie, a first frame that came
+    /// late and made the next ones look early, a burst longer than ``holdDepth``).
+    public private(set) var surplusFrames: Int64 = 0
     /// Frames the device says it skipped: jumps in its sequence numbers (V4L2's
     /// `v4l2_buffer.sequence`), counted from the first frame on.
     public private(set) var sequenceGaps: Int64 = 0
@@ -164,10 +168,12 @@ public struct Timeline: Sendable {
                 // The newest held frame took this slot for being early; this one is on
                 // time for it: it takes the slot, and the held frame is left out.
                 held[held.count - 1].position = position
+                surplusFrames += 1
                 placement.replacesNewestHeld = true
                 placement.index = lastIndex
                 return placement
             } else {
+                surplusFrames += 1
                 return placement
             }
         }

@@ -98,6 +98,7 @@ import VidrecMedia
         }
         #expect(feed.slots == feed.slots.sorted() && Set(feed.slots).count == feed.slots.count, "each slot once, in order")
         #expect(feed.timeline.videoFrames >= 290 && (feed.slots.last ?? 0) >= 298)
+        #expect(feed.timeline.videoFrames + feed.timeline.surplusFrames == 400, "every frame written or counted as surplus")
     }
 
     @Test func slotsSkippedJustBeforeTheLimitCountAsDropped() {
@@ -155,6 +156,7 @@ import VidrecMedia
         feed.release()
         #expect(feed.written.map(\.frame) == [0, 2], "the burst frame is left out, not the one on time")
         #expect(feed.slots == [0, 1])
+        #expect(feed.timeline.surplusFrames == 1)
     }
 
     /// A feeder that delivers one frame late and the next on time (v4l2loopback stamps a

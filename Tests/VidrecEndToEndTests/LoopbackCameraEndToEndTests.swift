@@ -34,10 +34,14 @@ extension KernelDriverTests {
             // count every frame written; a reader that starts between two writes misses
             // one) were never delivered.
             let skipped = sidecar["cameraSkippedFrames"] as? Int ?? 0
+            // Frames that found no free slot (the feeder wrote a burst longer than the
+            // timeline holds back for, or wrote the first frame late, so that the next
+            // ones look early) are left out and counted as such.
+            let surplus = sidecar["surplusFrames"] as? Int ?? 0
             #expect(numbers.count + dropped == slots, "\(numbers.count) frames, \(dropped) dropped: \(numbers)")
-            #expect(missing >= dropped && missing <= dropped + skipped,
-                    "frames lost without a trace (\(dropped) dropped, \(skipped) skipped by the camera): \(numbers)")
-            #expect(dropped <= slots / 10, "\(numbers)")
+            #expect(missing >= dropped && missing <= dropped + skipped + surplus,
+                    "frames lost without a trace (\(dropped) dropped, \(skipped) skipped by the camera, \(surplus) without a slot): \(numbers)")
+            #expect(dropped + surplus <= slots / 10, "\(dropped) dropped, \(surplus) without a slot: \(numbers)")
         }
 
         static func expectColours(_ file: String) throws {

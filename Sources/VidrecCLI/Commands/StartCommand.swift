@@ -306,6 +306,9 @@ struct StartCommand: VidrecCommand {
         if outcome.undecodableFrames > 0 {
             summary += ", \(outcome.undecodableFrames) of the camera's frames left out (they did not decode, or followed a lost frame before the next keyframe)"
         }
+        if outcome.surplusFrames > 0 {
+            summary += ", \(outcome.surplusFrames) of the camera's frames left out (it sent more than the frame rate holds)"
+        }
         if let overruns = result.overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
         if outcome.insertedSilence > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))
