@@ -51,6 +51,10 @@ public struct VidrecPaths: Sendable {
     /// The user's own presets: `$XDG_CONFIG_HOME/vidrec/presets`.
     public var userPresetDirectory: String { configDirectory + "/presets" }
 
+    /// Where the user's systemd units go: `$XDG_CONFIG_HOME/systemd/user` (default
+    /// `~/.config/systemd/user`), which the user's service manager reads.
+    public var systemdUserUnitDirectory: String { xdg("XDG_CONFIG_HOME", default: ".config") + "/systemd/user" }
+
     /// The album: `VIDREC_ALBUM`, else `$XDG_VIDEOS_DIR/vidrec` (from the environment or
     /// `~/.config/user-dirs.dirs`), else `~/Videos/vidrec`.
     public var defaultAlbum: String {

@@ -4,12 +4,13 @@ import Synchronization
 import VidrecCore
 import VidrecMedia
 
-/// `vidrec schedule 'CRON-SPEC' -- START-OPTIONS`: print (or install) the crontab line
-/// that runs `vidrec start` with those options.
+/// `vidrec schedule 'CRON-SPEC' [--systemd] -- START-OPTIONS`: print (or install) the
+/// crontab line, or the systemd user timer and service, that runs `vidrec start` with
+/// those options.
 struct ScheduleCommand: VidrecCommand {
     static let spec = CommandSpec(
         name: "schedule",
-        abstract: "Print the crontab line that records on a schedule (or install it).",
+        abstract: "Print the crontab line, or systemd timer, that records on a schedule (or install it).",
         discussion: """
         Example: vidrec schedule '*/15 * * * *' -- --quality low --max 60 --save. The cron \
         fields and the start options are checked now. Every argument is quoted for the shell \
@@ -17,22 +18,39 @@ struct ScheduleCommand: VidrecCommand {
         refused. The job runs with --quiet: it prints nothing when all \
         goes well, and one line on stderr when it fails, which cron mails to you; everything \
         goes to --log (default: ~/.local/state/vidrec/cron.log). With --install, the line is \
-        added to your crontab through 'crontab -'.
+        added to your crontab through 'crontab -'. With --systemd, the same schedule becomes a \
+        systemd user timer (vidrec-NAME.timer, OnCalendar= from the cron fields, Persistent= so \
+        that a time missed while the machine was off runs when it is back) and the service it \
+        starts (vidrec-NAME.service); the recording's messages go to the journal \
+        (journalctl --user -u vidrec-NAME). --install writes them into \
+        ~/.config/systemd/user; enable them with systemctl --user enable --now vidrec-NAME.timer.
         """,
         arguments: [
-            .positional("cron-spec", optional: false, help: "Five cron fields: minute hour day-of-month month day-of-week."),
-            .flag("install", help: "Add the line to your crontab (once)."),
+            .positional("cron-spec", optional: false, help: "Five cron fields: minute hour day-of-month month day-of-week (or @hourly, @daily, @reboot, …)."),
+            .flag("install", help: "Add the line to your crontab (once); with --systemd, write the units."),
+            .flag("systemd", help: "A systemd user timer and service instead of a crontab line."),
+            .option("name", value: "name", help: "With --systemd: the units' name, vidrec-NAME.timer and .service (letters, digits, - and _; default: schedule)."),
         ],
         passesRest: true)
 
     var cronSpec: CronSpec
     var install: Bool
+    var systemd: Bool
+    var name: String
     var startArguments: [String]
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         let specText = arguments.positionals["cron-spec"] ?? ""
         install = arguments.has("install")
+        systemd = arguments.has("systemd")
+        name = arguments.options["name"] ?? "schedule"
         startArguments = arguments.rest
+        if arguments.options["name"] != nil && !systemd {
+            throw .invalidValue(name, for: "--name <name>", reason: "it names systemd units: add --systemd")
+        }
+        guard SystemdUnit.isValidName(name) else {
+            throw .invalidValue(name, for: "--name <name>", reason: "use 1 to 64 letters, digits, '-' or '_'")
+        }
         do {
             cronSpec = try CronSpec(specText)
         } catch {
@@ -40,6 +58,14 @@ struct ScheduleCommand: VidrecCommand {
         }
         // The options must be ones 'vidrec start' accepts.
         _ = try StartOptions(CommandLineParser(spec: StartOptions.spec).parse(startArguments))
+        if systemd {
+            do {
+                _ = try SystemdUnit.execLine(binary: "/", startArguments: startArguments)
+            } catch {
+                throw .invalidValue(error.argument, for: "<start-options>", reason: error.reason)
+            }
+            return
+        }
         do {
             _ = try CronLine(spec: cronSpec, binary: "/", startArguments: startArguments)
         } catch {
@@ -49,6 +75,16 @@ struct ScheduleCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let binary = URL(fileURLWithPath: context.executable).standardizedFileURL.path
+        if systemd {
+            let service: SystemdUnit
+            do {
+                service = try SystemdUnit.scheduledService(name: name, binary: binary, startArguments: startArguments)
+            } catch {
+                throw CLIError("cannot schedule '\(TextSafety.printable(error.argument))': \(error.reason)", .usage)
+            }
+            let timer = SystemdUnit.timer(name: name, schedule: cronSpec.systemdSchedule)
+            return try SystemdUnitInstaller(units: [service, timer], entryPoint: timer.fileName).run(install: install, context)
+        }
         let line: String
         do {
             line = try CronLine(spec: cronSpec, binary: binary,

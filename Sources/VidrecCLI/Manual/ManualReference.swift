@@ -12,6 +12,7 @@ enum ManualReference {
         ("upload queue", "`$XDG_STATE_HOME/vidrec/uploads/ID.json` (mode 0700 folder), one file per upload until its copy is verified; `vidrec upload --list` shows them"),
         ("control socket", "`ID-PID.sock` in `$XDG_RUNTIME_DIR/vidrec` (else `/run/user/UID/vidrec`, else `$TMPDIR/vidrec-UID` or `/tmp/vidrec-UID`; a 0700 folder, the socket 0600, named in the sidecar) while a recording runs: how `vidrec snap`, `vidrec switch` and `vidrec trigger` reach it. It never lives in the pending folder, which may be on a share (NFS, CIFS, 9p) that cannot hold a socket"),
         ("your presets", "`$XDG_CONFIG_HOME/vidrec/presets/NAME.json` (default `~/.config/vidrec/presets`)"),
+        ("systemd units", "`$XDG_CONFIG_HOME/systemd/user/vidrec-NAME.timer` and `vidrec-NAME.service` (default `~/.config/systemd/user`), written by `schedule --systemd --install` and `service --install`"),
         ("built-in presets", "`$VIDREC_PRESETS_DIR`, else `PREFIX/share/vidrec/presets` beside the installed binary, else the `presets/` folder of the source tree the binary was built in"),
     ]
 
@@ -31,6 +32,8 @@ enum ManualReference {
         ("Record up to 30 s with the high preset, then commit it to the album:", "vidrec start --quality high --max 30\nvidrec save"),
         ("Record from the built-in test camera and tone and save at once:", "vidrec start --camera test --mic test --max 5 --save"),
         ("Every 15 minutes from cron, a minute each, saved, with a quiet run mailing nothing:", "vidrec schedule '*/15 * * * *' --install -- --quality low --max 60 --save --quiet"),
+        ("The same as a systemd user timer, then started:", "vidrec schedule '*/15 * * * *' --systemd --name door --install -- --quality low --max 60 --save\nsystemctl --user enable --now vidrec-door.timer"),
+        ("Record continuously as a user service that restarts when the camera comes back:", "vidrec service porch --install -- --quality low --segment 10m --save --max-age 7d\nsystemctl --user enable --now vidrec-porch.service"),
         ("Record continuously in 5-minute files at the clock, keeping a week:", "vidrec start --segment 5m --segment-at-clock --save --name 'door-%Y%m%d-%H%M%S' --max-age 7d"),
         ("Keep 5 s before a trigger and 10 s after, triggered by motion:", "vidrec start --pre 5 --post 10 --trigger motion --save"),
         ("Take a photo, also while a recording runs:", "vidrec snap --save"),

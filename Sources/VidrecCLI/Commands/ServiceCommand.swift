@@ -1,0 +1,58 @@
+import Foundation
+import VidrecCore
+import VidrecMedia
+
+/// `vidrec service NAME [--install] -- START-OPTIONS`: print (or install) a systemd user
+/// service that records continuously and restarts when the recording fails.
+struct ServiceCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "service",
+        abstract: "Print a systemd user service that records continuously (or install it).",
+        discussion: """
+        Example: vidrec service porch --install -- --camera /dev/video0 --quality low \
+        --segment 600 --save. The unit vidrec-NAME.service runs vidrec start with those options \
+        (checked now; an argument with a newline or other control character is refused), starts \
+        with your session, restarts 10 s after the recording fails (a camera unplugged, a full \
+        disk) but not after a usage error or a broken preset, and stops as vidrec stop does \
+        (systemctl --user stop vidrec-NAME): what was recorded is kept. Its messages go to the \
+        journal (journalctl --user -u vidrec-NAME). --install writes it into \
+        ~/.config/systemd/user; enable it with systemctl --user enable --now vidrec-NAME, and \
+        loginctl enable-linger for it to run when no one is logged in.
+        """,
+        arguments: [
+            .positional("name", optional: false, help: "The unit's name, vidrec-NAME.service (letters, digits, - and _)."),
+            .flag("install", help: "Write the unit into ~/.config/systemd/user."),
+        ],
+        passesRest: true)
+
+    var name: String
+    var install: Bool
+    var startArguments: [String]
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        name = arguments.positionals["name"] ?? ""
+        install = arguments.has("install")
+        startArguments = arguments.rest
+        guard SystemdUnit.isValidName(name) else {
+            throw .invalidValue(name, for: "<name>", reason: "use 1 to 64 letters, digits, '-' or '_'")
+        }
+        // The options must be ones 'vidrec start' accepts.
+        _ = try StartOptions(CommandLineParser(spec: StartOptions.spec).parse(startArguments))
+        do {
+            _ = try SystemdUnit.execLine(binary: "/", startArguments: startArguments)
+        } catch {
+            throw .invalidValue(error.argument, for: "<start-options>", reason: error.reason)
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let binary = URL(fileURLWithPath: context.executable).standardizedFileURL.path
+        let service: SystemdUnit
+        do {
+            service = try SystemdUnit.recordingService(name: name, binary: binary, startArguments: startArguments)
+        } catch {
+            throw CLIError("cannot make the service for '\(TextSafety.printable(error.argument))': \(error.reason)", .usage)
+        }
+        return try SystemdUnitInstaller(units: [service], entryPoint: service.fileName).run(install: install, context)
+    }
+}

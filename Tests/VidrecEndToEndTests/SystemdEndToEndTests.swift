@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+import Testing
+
+extension EndToEndTests {
+    /// `vidrec schedule --systemd` and `vidrec service`: the units pass `systemd-analyze
+    /// verify`, and systemd's own unit loader (`systemd --test`, which loads units and
+    /// prints what it read) reads from them the command vidrec meant, which, run, records
+    /// what was asked. No service manager is started: the machines running the tests
+    /// have none for the user.
+    @Suite struct SystemdEndToEndTests {
+        /// What systemd reads from `unit` in `folder`: its part of `systemd --test`'s dump.
+        /// systemd refuses test mode as root, so as root it runs as nobody, on a copy of
+        /// the units nobody can read.
+        static func systemdReads(_ unit: String, in folder: String) throws -> String {
+            let copy = NSTemporaryDirectory() + "vidrec-units-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            chmod(copy, 0o755)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+                try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
+                chmod(copy + "/" + name, 0o644)
+            }
+            let process = Process()
+            let systemd = ["/lib/systemd/systemd", "--test", "--system", "--unit=\(unit)", "--no-pager", "--log-target=console"]
+            process.executableURL = URL(fileURLWithPath: geteuid() == 0 ? "/usr/bin/setpriv" : systemd[0])
+            process.arguments = geteuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups"] + systemd : Array(systemd.dropFirst())
+            process.environment = ["SYSTEMD_UNIT_PATH": copy + ":", "PATH": "/usr/bin:/bin", "LANG": "C"]
+            process.currentDirectoryURL = URL(fileURLWithPath: "/")
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let start = try #require(lines.firstIndex(of: "\t-> Unit \(unit):"), "systemd --test did not load \(unit): \(text.suffix(2000))")
+            let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("\t-> Unit ") } ?? lines.endIndex
+            return lines[start..<end].joined(separator: "\n")
+        }
+
+        /// The arguments systemd runs, from its dump's `Command Line:` (which quotes an
+        /// argument as the shell would: in double quotes, `"`, `\`, `` ` `` and `$`
+        /// escaped), with `$$` made `$` as systemd does when it runs the command.
+        static func commandLine(_ dump: String) throws -> [String] {
+            let line = try #require(dump.split(separator: "\n").first { $0.contains("Command Line: ") })
+            let text = line.components(separatedBy: "Command Line: ")[1]
+            var arguments: [String] = [], current = "", inQuotes = false, escaped = false, started = false
+            for character in text {
+                if escaped { current.append(character); escaped = false; continue }
+                switch character {
+                case "\\" where inQuotes: escaped = true
+                case "\"": inQuotes.toggle(); started = true
+                case " " where !inQuotes:
+                    if started || !current.isEmpty { arguments.append(current) }
+                    current = ""; started = false
+                default: current.append(character)
+                }
+            }
+            if started || !current.isEmpty { arguments.append(current) }
+            return arguments.map { $0.replacingOccurrences(of: "$$", with: "$") }
+        }
+
+        /// `systemd-analyze verify` on the units (as user units, the manual page not
+        /// looked up: the tests run the binary from the build folder).
+        static func verify(_ paths: [String]) throws -> (status: Int32, output: String) {
+            let runtime = NSTemporaryDirectory() + "vidrec-runtime-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: runtime) }
+            chmod(runtime, 0o700)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+            process.arguments = ["verify", "--user", "--man=no"] + paths
+            process.environment = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin", "LANG": "C"]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+
+        @Test func aScheduledTimerRunsTheCommandVidrecMeantEvenWithSpecifiersQuotesAndVariables() throws {
+            let home = try Home()
+            let name = #"door %H $HOME "x" \y 'z' ;"#
+            let options = ["--camera", "test", "--mic", "test", "--quality", "low", "--max", "1", "--save", "--as", name]
+            let installed = try VidrecProcess.run(["schedule", "*/15 9-17 * * mon-fri", "--systemd", "--name", "door", "--install", "--"] + options,
+                                                  home: home.path)
+            #expect(installed.code == 0, "\(installed.err)")
+            let folder = home.path + "/.config/systemd/user"
+            let paths = [folder + "/vidrec-door.service", folder + "/vidrec-door.timer"]
+            #expect(installed.out == paths.map { $0 + "\n" }.joined())
+            #expect(installed.err.contains("systemctl --user enable --now vidrec-door.timer"), "\(installed.err)")
+            let verified = try Self.verify(paths)
+            #expect(verified.status == 0, "\(verified.output)")
+
+            let timer = try String(contentsOfFile: paths[1], encoding: .utf8)
+            #expect(timer.contains("OnCalendar=Mon,Tue,Wed,Thu,Fri *-*-* 9..17:0,15,30,45:00\nPersistent=true\n"), "\(timer)")
+            let service = try Self.systemdReads("vidrec-door.service", in: folder)
+            #expect(service.contains("\t\tType: oneshot\n"), "\(service)")
+            #expect(service.contains("\t\tTimeoutStartSec: infinity\n"), "a recording is never cut short: \(service)")
+            let command = try Self.commandLine(service)
+            #expect(command == [VidrecProcess.binary, "start"] + options, "\(service)")
+
+            // Run as systemd would run it: it records, and saves under the exact name.
+            let run = try VidrecProcess.run(Array(command.dropFirst()), home: home.path)
+            #expect(run.code == 0, "\(run.err)")
+            let saved = home.album + "/" + name + ".mp4"
+            #expect(run.out == saved + "\n", "\(run.out) \(run.err)")
+            #expect(try Probe.decodedFrameCount(saved) == 15, "1 s at the low preset's 15 fps")
+
+            // Installing the same again changes nothing; another job under the same name
+            // is refused, and the units stay as they were.
+            let again = try VidrecProcess.run(["schedule", "*/15 9-17 * * mon-fri", "--systemd", "--name", "door", "--install", "--"] + options,
+                                              home: home.path)
+            #expect(again.code == 0 && again.err.contains("already installed"), "\(again.err)")
+            let other = try VidrecProcess.run(["schedule", "@daily", "--systemd", "--name", "door", "--install", "--", "--max", "5"], home: home.path)
+            #expect(other.code == 73, "\(other.err)")
+            #expect(other.err.hasPrefix("Error: \(paths[0]) exists and says something else; nothing was written"), "\(other.err)")
+            #expect(try String(contentsOfFile: paths[1], encoding: .utf8) == timer)
+        }
+
+        @Test func rebootBecomesAStartupTimer() throws {
+            let home = try Home()
+            let printed = try VidrecProcess.run(["schedule", "@reboot", "--systemd", "--", "--max", "10"], home: home.path)
+            #expect(printed.code == 0, "\(printed.err)")
+            #expect(printed.out.contains("# \(home.path)/.config/systemd/user/vidrec-schedule.timer\n"), "\(printed.out)")
+            #expect(printed.out.contains("\nOnStartupSec=0\n") && !printed.out.contains("OnCalendar"), "\(printed.out)")
+            #expect(!FileManager.default.fileExists(atPath: home.path + "/.config/systemd"), "printing writes nothing")
+        }
+
+        @Test func aContinuousServiceRestartsOnFailureButNotOnBadOptions() throws {
+            let home = try Home()
+            let options = ["--camera", "test", "--mic", "test", "--quality", "low", "--segment", "600", "--save", "--name", "porch-%Y%m%d-%H%M%S"]
+            let installed = try VidrecProcess.run(["service", "porch", "--install", "--"] + options, home: home.path)
+            #expect(installed.code == 0, "\(installed.err)")
+            let folder = home.path + "/.config/systemd/user"
+            let path = folder + "/vidrec-porch.service"
+            #expect(installed.out == path + "\n")
+            #expect(installed.err.contains("systemctl --user enable --now vidrec-porch.service"), "\(installed.err)")
+            let verified = try Self.verify([path])
+            #expect(verified.status == 0, "\(verified.output)")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("\nRestartPreventExitStatus=64 65\n") && text.contains("\nWantedBy=default.target\n"), "\(text)")
+            let service = try Self.systemdReads("vidrec-porch.service", in: folder)
+            for setting in ["Type: exec", "Restart: on-failure", "RestartSec: 10s", "TimeoutStopSec: 1min", "RestrictRealtime: yes",
+                            "SystemCallArchitectures: native"] {
+                #expect(service.contains("\t\t\(setting)\n"), "\(setting): \(service)")
+            }
+            #expect(try Self.commandLine(service) == [VidrecProcess.binary, "start"] + options, "\(service)")
+        }
+    }
+}
