@@ -98,6 +98,38 @@ import Testing
         for (row, entry) in zip(files, ManualReference.files) { #expect(row.1 == entry.place, "\(entry.what)") }
     }
 
+    /// The README's command summary (the first block under "## Commands") has a line for
+    /// every subcommand, with exactly the options its spec declares: a new option, or one
+    /// renamed or removed, fails here until the README says so too.
+    @Test func theREADMEsCommandSummaryHasEveryCommandWithItsOptions() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "\n## Commands\n"))
+        let lines = readme[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+            .drop(while: { !$0.hasPrefix("    vidrec ") }).prefix(while: { $0.hasPrefix("    ") })
+        // Each command's text: its line and the lines indented under it.
+        var summary: [String: String] = [:]
+        var current: String?
+        for line in lines {
+            if line.hasPrefix("    vidrec ") {
+                let name = line.dropFirst("    vidrec ".count).prefix(while: { $0 != " " })
+                current = name.hasPrefix("-") ? nil : String(name)
+                if let current { summary[current, default: ""] += " " + line }
+            } else if let current {
+                summary[current, default: ""] += " " + line
+            }
+        }
+        for spec in VidrecCLI.allSpecs {
+            let text = try #require(summary[spec.name], "no line for vidrec \(spec.name) in the README's command summary")
+            let written = Set(text.matches(of: /--[a-z][a-z-]*/).map { String($0.output) }).subtracting(["--help"])  // every command has it
+            let declared = Set(spec.arguments.compactMap { argument -> String? in
+                if case .positional = argument.kind { return nil }
+                return "--" + argument.name
+            })
+            #expect(written == declared, "vidrec \(spec.name): in the README only \(written.subtracting(declared).sorted()), in the spec only \(declared.subtracting(written).sorted())")
+        }
+        #expect(Set(summary.keys) == Set(VidrecCLI.allSpecs.map(\.name)), "README lines for commands that do not exist")
+    }
+
     @Test func versionIsTheVERSIONFile() throws {
         let file = try String(contentsOf: Self.repository.appendingPathComponent("VERSION"), encoding: .utf8)
         #expect(VidrecCLI.version == file.trimmingCharacters(in: .whitespacesAndNewlines))
