@@ -203,7 +203,7 @@ struct StartOptions {
 
     /// `--camera` and `--camera-format`, shared by `vidrec start` and `vidrec snap`.
     static let cameraArguments: [ArgumentSpec] = [
-        .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern (test:mjpeg and test:h264 send it as a webcam's Motion JPEG or H.264, in a two-second loop). (default: the first camera vidrec can record from)"),
+        .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern (test:mjpeg and test:h264 send it as a webcam's Motion JPEG or H.264, in a two-second loop). (default: the first camera vidrec can record from; 'vidrec devices' says why a node, such as one that sends only raw Bayer, is passed over)"),
         .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3, MJPG, JPEG or H264."),
     ]
 
