@@ -1,6 +1,6 @@
-/// Where a ``MovieEncoder`` sends its packets: a movie file, later a segment writer or a
-/// live stream. Encode once, mux many: every packet output of one encoder gets the same
-/// packets, so three outputs cost one x264 encode.
+/// Where a ``MovieEncoder`` sends its packets: a movie file, a file per segment or per
+/// event, a live stream. Encode once, mux many: every packet output of one encoder gets
+/// the same packets, so three outputs cost one x264 encode.
 ///
 /// A packet output is driven from one thread at a time, its ``PacketConnection``'s, so it
 /// needs no locking of its own; ``inputEnded()`` is the one exception.

@@ -1,6 +1,6 @@
 /// Where the capture session sends media, as `AVCaptureOutput` is for
-/// `AVCaptureSession`: in vidrec, the FFmpeg movie file output; later a live stream or a
-/// still-photo output beside it.
+/// `AVCaptureSession`: in vidrec, the FFmpeg movie output (a file, segments or events,
+/// with a live stream beside it) and the photo output.
 ///
 /// The session decides timing; the output encodes. Video frames carry their index on
 /// the output frame grid (time base `1/frameRate`), so a dropped camera frame leaves a

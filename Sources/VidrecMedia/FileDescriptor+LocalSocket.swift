@@ -98,7 +98,7 @@ extension FileDescriptor {
         while true {
             let left = deadline - MonotonicClock.now()
             guard left > 0 else { throw SystemError("read", subject, errno: ETIMEDOUT) }
-            guard try poll(Int16(POLLIN), milliseconds: Int32(min(left / 1_000_000 + 1, 1000)), subject) != 0 else { continue }
+            guard try poll(Int16(POLLIN), orWake: nil, milliseconds: Int32(min(left / 1_000_000 + 1, 1000)), subject) != 0 else { continue }
             let count = try read(into: chunk.baseAddress!, count: chunk.count, subject)
             guard count > 0 else { throw SystemError("read", subject, errno: ECONNRESET) }
             if let end = chunk[0..<count].firstIndex(of: UInt8(ascii: "\n")) {

@@ -152,19 +152,11 @@ extension FileDescriptor {
 }
 
 extension FileDescriptor {
-    /// Waits up to `milliseconds` for `events` (`POLLIN`, …); EINTR counts as nothing
-    /// happening yet.
-    ///
-    /// - Returns: the events that happened (`revents`), or 0 on time-out.
-    /// The corresponding C function is `poll`.
-    public func poll(_ events: Int16, milliseconds: Int32, _ subject: String) throws(SystemError) -> Int16 {
-        try poll(events, orWake: nil, milliseconds: milliseconds, subject)
-    }
-
     /// Waits up to `milliseconds` for `events` on this descriptor, or until `wake` fires.
     ///
-    /// - Returns: the events that occurred here, or 0 on a timeout, an interrupting
-    ///   signal or a fired `wake` (the caller then checks why it should go on).
+    /// - Returns: the events that occurred here, or 0 on a timeout or a fired `wake`
+    ///   (the caller then checks why it should go on). An interrupting signal restarts
+    ///   the wait, as ``systemCall(_:_:_:)`` does for every call.
     /// - Throws: ``SystemError`` for a failed `poll`. The corresponding C function is
     ///   `poll`.
     public func poll(_ events: Int16, orWake wake: WakeSignal?, milliseconds: Int32,
@@ -173,15 +165,11 @@ extension FileDescriptor {
         // descriptor -1, which poll skips.
         var pollers = (pollfd(fd: rawValue, events: events, revents: 0),
                        pollfd(fd: wake?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0))
-        do {
-            let ready = try systemCall("poll", subject) {
-                withUnsafeMutablePointer(to: &pollers) { pair in
-                    pair.withMemoryRebound(to: pollfd.self, capacity: 2) { Glibc.poll($0, 2, milliseconds) }
-                }
+        let ready = try systemCall("poll", subject) {
+            withUnsafeMutablePointer(to: &pollers) { pair in
+                pair.withMemoryRebound(to: pollfd.self, capacity: 2) { Glibc.poll($0, 2, milliseconds) }
             }
-            return ready > 0 ? pollers.0.revents : 0
-        } catch where error.errno == EINTR {
-            return 0
         }
+        return ready > 0 ? pollers.0.revents : 0
     }
 }

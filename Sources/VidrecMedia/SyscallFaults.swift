@@ -59,11 +59,6 @@ public final class FaultSwitch: Sendable {
         state.withLock { $0.countdowns[operation] = (calls, errno) }
     }
 
-    /// From now on, no call fails.
-    public func turnOff() {
-        state.withLock { $0 = State() }
-    }
-
     func fault(for operation: String) -> Int32? {
         state.withLock { state in
             if let code = state.faults[operation] { return code }

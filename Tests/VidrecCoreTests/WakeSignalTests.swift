@@ -15,15 +15,15 @@ import VidrecMedia
         let (device, other) = try Self.quietDevice()
         defer { device.close(); other.close() }
         let wake = try WakeSignal()
-        #expect(try wake.descriptor.poll(Int16(POLLIN), milliseconds: 0, "test") == 0)
+        #expect(try wake.descriptor.poll(Int16(POLLIN), orWake: nil, milliseconds: 0, "test") == 0)
         wake.fire()
         // Without the signal this would wait a minute; the device itself has nothing.
         let started = MonotonicClock.now()
         #expect(try device.poll(Int16(POLLIN), orWake: wake, milliseconds: 60_000, "test") == 0)
         #expect(MonotonicClock.now() - started < 30 * Duration.nanosecondsPerSecond)
-        #expect(try wake.descriptor.poll(Int16(POLLIN), milliseconds: 0, "test") == Int16(POLLIN))
+        #expect(try wake.descriptor.poll(Int16(POLLIN), orWake: nil, milliseconds: 0, "test") == Int16(POLLIN))
         wake.reset()
-        #expect(try wake.descriptor.poll(Int16(POLLIN), milliseconds: 0, "test") == 0)
+        #expect(try wake.descriptor.poll(Int16(POLLIN), orWake: nil, milliseconds: 0, "test") == 0)
     }
 
     @Test func theDeviceIsStillReportedBesideTheSignal() throws {
@@ -52,7 +52,7 @@ import VidrecMedia
         #expect(worker.stop())
         // Started again, the signal is unfired until the next stop.
         worker.start(name: "test.wake") {}
-        #expect(try wake.descriptor.poll(Int16(POLLIN), milliseconds: 0, "test") == 0)
+        #expect(try wake.descriptor.poll(Int16(POLLIN), orWake: nil, milliseconds: 0, "test") == 0)
         worker.stop()
     }
 }
