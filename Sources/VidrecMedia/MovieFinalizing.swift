@@ -1,5 +1,5 @@
 /// Finishes a recording that was written as fragments (or cut short by a crash) into
-/// its final, indexed form, in place. ``VidrecFFmpeg``'s `MovieFinalizer` is the real one.
+/// its final, indexed form, in place. ``VidrecMP4``'s `MovieFinalizer` is the real one.
 public protocol MovieFinalizing: Sendable {
     /// Whether files in `container` need an index written at all (otherwise they are
     /// final as written, and only renamed).

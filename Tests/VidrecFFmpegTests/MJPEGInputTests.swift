@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecMP4
 
 /// vivid offers no MJPEG, so the MJPEG path is fed JPEGs made with libavcodec's own
 /// `mjpeg` encoder, each a flat grey whose level encodes the frame number.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecMP4
 
 /// The finished movie's video track lasts until its latest frame ends, also when frames
 /// were dropped just before the end and the encoder reorders frames (x264's B-frames):

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecMP4
 
 /// A movie cut into segments by the encoder: each segment a file of its own that starts
 /// with a keyframe and holds exactly its frames, its audio cut on the same instant, so

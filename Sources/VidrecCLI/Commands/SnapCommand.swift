@@ -3,6 +3,7 @@ import Glibc
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecMP4
 import VidrecTestSources
 import VidrecV4L2
 

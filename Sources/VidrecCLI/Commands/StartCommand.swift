@@ -4,6 +4,7 @@ import Synchronization
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecMP4
 
 /// `vidrec start`: record into the pending area until a limit, `vidrec stop`, Ctrl-C or
 /// SIGTERM; optionally save to the album when it ends well.

@@ -1,5 +1,4 @@
 import VidrecMedia
-import VidrecMP4
 
 /// Finishes MP4 and MOV recordings in place: the fragments written while recording are
 /// kept and an index is written beside them (``FragmentedMovieIndexer``), in the space
