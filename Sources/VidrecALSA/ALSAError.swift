@@ -21,3 +21,7 @@ func alsaCheck(_ code: Int32, _ operation: String, _ device: String) throws -> I
     if code < 0 { throw ALSAError(operation: operation, device: device, code: code) }
     return code
 }
+
+extension ALSAError: ExitCoded {
+    public var exitCode: ExitCode { .unavailable }
+}

@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// A subcommand: its spec, how it reads its parsed arguments, and what it does.
 protocol VidrecCommand {
     /// Name, help text and accepted arguments.

@@ -205,3 +205,7 @@ public struct CameraModeSelector: Sendable {
         return "\(width / a):\(height / a)"
     }
 }
+
+extension CameraModeSelector.Failure: ExitCoded {
+    public var exitCode: ExitCode { .unavailable }
+}

@@ -21,3 +21,10 @@ public enum CaptureSessionError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension CaptureSessionError: ExitCoded {
+    public var exitCode: ExitCode {
+        if case .notRunning = self { return .temporaryFailure }
+        return .unavailable
+    }
+}

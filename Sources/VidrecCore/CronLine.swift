@@ -68,3 +68,7 @@ public struct CronLine: Sendable, Equatable {
         public var reason: String
     }
 }
+
+extension CronLine.Refused: ExitCoded {
+    public var exitCode: ExitCode { .usage }
+}

@@ -73,3 +73,8 @@ public struct CronSpec: Sendable, Equatable {
         public var reason: String
     }
 }
+
+extension CronSpec.Invalid: ExitCoded {
+    /// A cron specification vidrec cannot read is a usage error (the parser reports it).
+    public var exitCode: ExitCode { .usage }
+}

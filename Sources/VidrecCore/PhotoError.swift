@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// Why a still photo could not be taken.
 public enum PhotoError: Error, Equatable, CustomStringConvertible {
     /// The recording asked for a photo is not running (it ended, or has not started).
@@ -15,6 +17,16 @@ public enum PhotoError: Error, Equatable, CustomStringConvertible {
         case .recordingEnded: "the recording ended before the next frame came"
         case let .noFrame(camera, seconds): "no picture came from \(camera) within \(Int(seconds)) s"
         case let .failed(reason): reason
+        }
+    }
+}
+
+extension PhotoError: ExitCoded {
+    public var exitCode: ExitCode {
+        switch self {
+        case .noFrame: .unavailable
+        case .notRecording, .recordingEnded: .temporaryFailure
+        case .failed: .failure
         }
     }
 }

@@ -30,3 +30,7 @@ public enum PresetError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension PresetError: ExitCoded {
+    public var exitCode: ExitCode { .dataError }
+}

@@ -44,3 +44,7 @@ public enum PrivateFolder {
         public var description: String { "the folder \(path) is not safe to keep recordings' state in: \(reason)" }
     }
 }
+
+extension PrivateFolder.Problem: ExitCoded {
+    public var exitCode: ExitCode { .cannotCreate }
+}

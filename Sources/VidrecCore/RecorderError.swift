@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// Why the ``Recorder`` would not start. Nothing was recorded.
 public enum RecorderError: Error, Sendable, Equatable {
     /// The disk holding the pending area is already below the `--min-free` floor.
@@ -25,6 +27,17 @@ extension RecorderError: CustomStringConvertible {
             "these devices cannot record in segments"
         case let .copiedStreamCannotSwitch(camera):
             "the recording stores the stream of \(camera) as it is, and another camera's stream cannot continue it"
+        }
+    }
+}
+
+extension RecorderError: ExitCoded {
+    public var exitCode: ExitCode {
+        switch self {
+        case .lowDiskSpace: .ioError
+        case .cameraBusy: .temporaryFailure
+        case .alreadyRecordingFrom, .copiedStreamCannotSwitch: .usage
+        case .segmentsUnsupported: .software
         }
     }
 }

@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// Why a pending-area or album operation failed. Each message names the path or ID
 /// and the fix.
 public enum StoreError: Error, CustomStringConvertible {
@@ -40,6 +42,18 @@ public enum StoreError: Error, CustomStringConvertible {
             "the sidecar \(path) cannot be used: \(reason)"
         case let .invalidName(name):
             "'\(name)' is not a file name; give a plain name without '/', such as --as holiday"
+        }
+    }
+}
+
+extension StoreError: ExitCoded {
+    public var exitCode: ExitCode {
+        switch self {
+        case .nothingPending, .unknownID, .missingFile, .notInAlbum: .noInput
+        case .stillRecording: .temporaryFailure
+        case .albumNotAFolder, .cannotWrite: .cannotCreate
+        case .invalidName: .usage
+        case .damagedSidecar: .dataError
         }
     }
 }

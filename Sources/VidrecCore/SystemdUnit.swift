@@ -110,3 +110,7 @@ public struct SystemdUnit: Sendable, Equatable {
         public var reason: String
     }
 }
+
+extension SystemdUnit.Refused: ExitCoded {
+    public var exitCode: ExitCode { .usage }
+}

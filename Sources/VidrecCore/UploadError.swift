@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// Why an upload attempt failed: the step (`copy`, `verify`), the destination and the
 /// reason as the transfer tool gave it.
 public struct UploadError: Error, CustomStringConvertible, Sendable {
@@ -16,4 +18,10 @@ public struct UploadError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "\(operation) to \(destination): \(reason)" }
+}
+
+extension UploadError: ExitCoded {
+    /// An upload that failed stays queued; what the command exits with is decided by
+    /// the queue (75 while files are still queued), so the error itself is a plain failure.
+    public var exitCode: ExitCode { .failure }
 }

@@ -1,4 +1,6 @@
 import CFFmpeg
+import Glibc
+import VidrecMedia
 
 /// A failed FFmpeg call: the call, what it was applied to, and FFmpeg's text for the code.
 ///
@@ -63,4 +65,13 @@ func check(_ code: Int32, _ operation: String, _ subject: String,
 func allocated<T>(_ pointer: T?, _ operation: String, _ subject: String) throws(FFmpegError) -> T {
     guard let pointer else { throw FFmpegError(operation, subject, code: cffmpeg_averror(ENOMEM)) }
     return pointer
+}
+
+extension FFmpegError: ExitCoded {
+    /// A full or failing disk is an I/O error, a setting the encoder refused a data
+    /// error (the preset's), anything else a plain failure.
+    public var exitCode: ExitCode {
+        if let posix = posixErrno, [ENOSPC, EIO, EDQUOT, EFBIG].contains(posix) { return .ioError }
+        return kind == .unsupportedSettings ? .dataError : .failure
+    }
 }

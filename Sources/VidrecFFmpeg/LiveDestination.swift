@@ -1,4 +1,5 @@
 import CFFmpeg
+import VidrecMedia
 
 /// Where `--live` publishes: a media server's URL, and the libavformat muxer its
 /// protocol carries (FLV for RTMP, MPEG-TS for SRT, RTP for RTSP).
@@ -136,4 +137,9 @@ public struct LiveDestination: Sendable, Equatable, CustomStringConvertible {
         return string(url[..<restStart]) + authority + path + query
     }
 
+}
+
+extension LiveDestination.Problem: ExitCoded {
+    /// A `--live` URL vidrec cannot use is a usage error (the parser reports it).
+    public var exitCode: ExitCode { .usage }
 }

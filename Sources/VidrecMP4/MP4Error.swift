@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// Why a movie could not be indexed.
 public enum MP4Error: Error, CustomStringConvertible, Sendable, Equatable {
     /// A box is shorter than its fields, or a field is out of range.
@@ -11,4 +13,9 @@ public enum MP4Error: Error, CustomStringConvertible, Sendable, Equatable {
         case let .nothingToIndex(what, path): "\(path) holds nothing playable: \(what)"
         }
     }
+}
+
+extension MP4Error: ExitCoded {
+    /// A movie vidrec cannot index is damaged data.
+    public var exitCode: ExitCode { .dataError }
 }

@@ -46,3 +46,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension DeviceError: ExitCoded {
+    public var exitCode: ExitCode { .unavailable }
+}

@@ -11,3 +11,8 @@ public enum OutputError: Error, CustomStringConvertible, Sendable {
         }
     }
 }
+
+extension OutputError: ExitCoded {
+    /// An output that fell behind ended the recording; what was recorded is kept.
+    public var exitCode: ExitCode { .failure }
+}

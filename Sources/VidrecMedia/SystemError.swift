@@ -40,3 +40,16 @@ public struct SystemError: Error, Sendable, CustomStringConvertible, Equatable {
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }
+
+extension SystemError: ExitCoded {
+    /// By errno: a full or failing disk, a place that cannot be written, a device that
+    /// is missing or busy; anything else a plain failure.
+    public var exitCode: ExitCode {
+        switch errno {
+        case ENOSPC, EIO, EDQUOT, EFBIG: .ioError
+        case EACCES, EPERM, EROFS, ENOTDIR, EEXIST: .cannotCreate
+        case ENODEV, ENXIO, EBUSY, ENOENT: .unavailable
+        default: .failure
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// A camera control that was asked for and cannot be set as asked.
 public enum CameraControlError: Error, Equatable, CustomStringConvertible {
     /// `--set` names a control the camera does not have.
@@ -17,4 +19,8 @@ public enum CameraControlError: Error, Equatable, CustomStringConvertible {
             "\(control) cannot be set to '\(value)': it takes \(range)"
         }
     }
+}
+
+extension CameraControlError: ExitCoded {
+    public var exitCode: ExitCode { .dataError }
 }

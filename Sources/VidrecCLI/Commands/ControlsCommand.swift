@@ -1,4 +1,5 @@
 import Foundation
+import VidrecMedia
 import VidrecV4L2
 
 /// `vidrec controls`: a camera's V4L2 controls with their type, range, default and value.

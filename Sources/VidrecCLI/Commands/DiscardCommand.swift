@@ -1,4 +1,5 @@
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec discard [ID]`: delete a pending recording.
 struct DiscardCommand: VidrecCommand {

@@ -1,4 +1,5 @@
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec manual`: print the `vidrec(1)` manual page (roff), made from the same
 /// specs as `--help`; `make install` and the package install it.

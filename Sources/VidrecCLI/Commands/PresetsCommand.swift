@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec presets`: list quality presets with what each resolves to.
 struct PresetsCommand: VidrecCommand {

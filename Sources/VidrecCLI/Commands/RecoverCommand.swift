@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecFFmpeg
+import VidrecMedia
 import VidrecMP4
 
 /// `vidrec recover [ID]`: turn interrupted recordings back into finished ones.

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecFFmpeg
+import VidrecMedia
 import VidrecMP4
 
 /// `vidrec save [ID]`: commit a pending recording to the album and print its path.

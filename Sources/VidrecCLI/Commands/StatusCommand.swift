@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec status`: what is recording now, and what is pending.
 struct StatusCommand: VidrecCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 
 /// `vidrec upload [--list] [--json]`: run the upload queue now, or show it.
 struct UploadCommand: VidrecCommand {

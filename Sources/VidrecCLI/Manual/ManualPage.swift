@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// The `vidrec(1)` manual page, in roff with the `man` macros, rendered from the same
 /// ``CommandSpec``s as `--help` (one source for every option's text), the built-in
 /// presets, ``ExitCode/meaning`` and ``ManualReference``.

@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// A usage error: the command line does not fit the command. Shown as `Error: …` plus
 /// the usage, with exit status 64.
 public enum ParserError: Error, Equatable, CustomStringConvertible {
@@ -30,4 +32,8 @@ public enum ParserError: Error, Equatable, CustomStringConvertible {
             "'\(a)' cannot be used with '\(b)'"
         }
     }
+}
+
+extension ParserError: ExitCoded {
+    public var exitCode: ExitCode { .usage }
 }

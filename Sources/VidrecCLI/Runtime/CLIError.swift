@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// A runtime failure raised by a command itself, with its message and exit code.
 struct CLIError: Error, CustomStringConvertible {
     let message: String
@@ -9,4 +11,8 @@ struct CLIError: Error, CustomStringConvertible {
     }
 
     var description: String { message }
+}
+
+extension CLIError: ExitCoded {
+    var exitCode: ExitCode { code }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 
 /// Prints systemd user units (`schedule --systemd`, `service`), or writes them into the
 /// user's unit folder and says how to enable them. Writing never replaces a unit that
