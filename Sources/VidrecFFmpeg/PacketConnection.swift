@@ -11,9 +11,9 @@ import VidrecMedia
 /// Once the output throws, it is sent nothing more, except the closing
 /// ``PacketOutput/finish()`` that keeps what it wrote.
 ///
-/// The thread, the queue and the failure are an ``OutputWorker``'s; the counts here are
-/// read and changed only under its lock, and the output itself is touched only by its
-/// thread between ``start()`` and ``waitUntilFinished()``. That is why the class is
+/// The thread, the queue, the failure and the counts (``Counts``) are an
+/// ``OutputWorker``'s, under its lock; the output itself is touched only by its thread
+/// between ``start()`` and ``waitUntilFinished()``. That is why the class is
 /// `@unchecked Sendable`.
 public final class PacketConnection: @unchecked Sendable {
     /// The output's name, for messages.
@@ -21,14 +21,35 @@ public final class PacketConnection: @unchecked Sendable {
     /// What the queue holds and what a failure means.
     public let policy: PacketPolicy
 
+    /// What the queue holds and what it dropped, kept under the worker's lock.
+    private struct Counts {
+        var videoSeconds = 0.0
+        var audioSeconds = 0.0
+        var waitingBytes = 0
+        var skippingToKeyframe = false
+        var videoDrops: Int64 = 0
+
+        /// Adds (`sign` 1) or takes away (-1) `packet` from what waits.
+        mutating func account(_ packet: EncodedPacket, sign: Double) {
+            switch packet.kind {
+            case .video: videoSeconds += sign * packet.seconds
+            case .audio: audioSeconds += sign * packet.seconds
+            }
+            waitingBytes += Int(sign) * packet.size
+        }
+
+        /// Whether `packet` would take the queue past `policy`'s backlog.
+        func isFull(for packet: EncodedPacket, _ policy: PacketPolicy) -> Bool {
+            switch packet.kind {
+            // A packet larger than the whole backlog still goes through an empty queue.
+            case .video: videoSeconds >= policy.backlogSeconds || waitingBytes > 0 && waitingBytes + packet.size > policy.backlogBytes
+            case .audio: audioSeconds >= policy.audioBacklogSeconds
+            }
+        }
+    }
+
     private let output: any PacketOutput
-    private let worker: OutputWorker<EncodedPacket>
-    // Guarded by the worker's lock.
-    private var videoSeconds = 0.0
-    private var audioSeconds = 0.0
-    private var waitingBytes = 0
-    private var skippingToKeyframe = false
-    private var videoDrops: Int64 = 0
+    private let worker: OutputWorker<EncodedPacket, Counts>
     private let bytes = Atomic<Int64>(0)
     private let videoEnd = Atomic<Int64>(0)
 
@@ -38,14 +59,18 @@ public final class PacketConnection: @unchecked Sendable {
         self.output = output
         outputName = output.outputName
         self.policy = policy
-        worker = OutputWorker(threadName: threadName)
+        worker = OutputWorker(threadName: threadName, counts: Counts())
         bytes.store(output.bytesWritten, ordering: .relaxed)
     }
 
     /// Starts the output's thread. Call once.
     public func start() {
-        worker.start(taken: { [self] packet in
-            if let packet { account(packet, sign: -1) } else { (videoSeconds, audioSeconds, waitingBytes) = (0, 0, 0) }
+        worker.start(taken: { packet, counts in
+            if let packet {
+                counts.account(packet, sign: -1)
+            } else {
+                (counts.videoSeconds, counts.audioSeconds, counts.waitingBytes) = (0, 0, 0)
+            }
         }, write: { [self] packet in
             defer { bytes.store(output.bytesWritten, ordering: .relaxed) }
             try output.write(packet)
@@ -66,21 +91,21 @@ public final class PacketConnection: @unchecked Sendable {
         worker.withLock { queue in
             guard queue.isTaking else { return }
             if policy.isEssential {
-                while isFull(for: packet), queue.failure == nil { queue.wait() }
+                while queue.counts.isFull(for: packet, policy), queue.failure == nil { queue.wait() }
                 guard queue.failure == nil else { return }
             } else if packet.kind == .video {
-                if skippingToKeyframe && !packet.isKeyframe || isFull(for: packet) {
-                    skippingToKeyframe = true
-                    videoDrops += 1
+                if queue.counts.skippingToKeyframe && !packet.isKeyframe || queue.counts.isFull(for: packet, policy) {
+                    queue.counts.skippingToKeyframe = true
+                    queue.counts.videoDrops += 1
                     return
                 }
-                skippingToKeyframe = false
-            } else if isFull(for: packet) {
+                queue.counts.skippingToKeyframe = false
+            } else if queue.counts.isFull(for: packet, policy) {
                 queue.fail(OutputError.fellBehind(outputName, seconds: Int(policy.audioBacklogSeconds)))
                 return
             }
             queue.append(packet)
-            account(packet, sign: 1)
+            queue.counts.account(packet, sign: 1)
         }
     }
 
@@ -101,7 +126,7 @@ public final class PacketConnection: @unchecked Sendable {
     public var failure: (any Error)? { worker.failure }
 
     /// Video packets dropped because the queue was full or a keyframe was awaited.
-    public var droppedVideoPackets: Int64 { worker.withLock { _ in videoDrops } }
+    public var droppedVideoPackets: Int64 { worker.withLock { $0.counts.videoDrops } }
 
     /// Bytes the output has written so far.
     public var bytesWritten: Int64 { bytes.load(ordering: .relaxed) }
@@ -109,20 +134,4 @@ public final class PacketConnection: @unchecked Sendable {
     /// Where the video the output has written ends, in the encoder's time base: the slot
     /// after the latest frame written (frame slots, for a ``MovieEncoder``).
     public var writtenVideoEnd: Int64 { videoEnd.load(ordering: .relaxed) }
-
-    private func isFull(for packet: EncodedPacket) -> Bool {
-        switch packet.kind {
-        // A packet larger than the whole backlog still goes through an empty queue.
-        case .video: videoSeconds >= policy.backlogSeconds || waitingBytes > 0 && waitingBytes + packet.size > policy.backlogBytes
-        case .audio: audioSeconds >= policy.audioBacklogSeconds
-        }
-    }
-
-    private func account(_ packet: EncodedPacket, sign: Double) {
-        switch packet.kind {
-        case .video: videoSeconds += sign * packet.seconds
-        case .audio: audioSeconds += sign * packet.seconds
-        }
-        waitingBytes += Int(sign) * packet.size
-    }
 }

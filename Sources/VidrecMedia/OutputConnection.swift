@@ -19,9 +19,9 @@ import Synchronization
 /// that keeps what it wrote. The session reads ``failure`` to end the recording (an
 /// essential output) or to carry on without it.
 ///
-/// The thread, the queue and the failure are an ``OutputWorker``'s; the counts here are
-/// read and changed only under its lock, and the output itself is touched only by its
-/// thread between ``start()`` and ``waitUntilFinished()``. That is why the class is
+/// The thread, the queue, the failure and the counts (``Counts``) are an
+/// ``OutputWorker``'s, under its lock; the output itself is touched only by its thread
+/// between ``start()`` and ``waitUntilFinished()``. That is why the class is
 /// `@unchecked Sendable`.
 public final class OutputConnection: @unchecked Sendable {
     /// The output's name, for messages.
@@ -34,13 +34,16 @@ public final class OutputConnection: @unchecked Sendable {
         case audio(AudioChunk)
     }
 
+    /// What the queue holds and what it dropped, kept under the worker's lock.
+    private struct Counts {
+        var videoWaiting = 0
+        var audioWaiting: Int64 = 0
+        var videoDrops: Int64 = 0
+        var newestDropped: (frame: VideoFrame, index: Int64)?
+    }
+
     private let output: any CaptureOutput
-    private let worker: OutputWorker<Item>
-    // Guarded by the worker's lock.
-    private var videoWaiting = 0
-    private var audioWaiting: Int64 = 0
-    private var videoDrops: Int64 = 0
-    private var newestDropped: (frame: VideoFrame, index: Int64)?
+    private let worker: OutputWorker<Item, Counts>
     private let bytes = Atomic<Int64>(0)
     private let writtenEnd = Atomic<Int64>(0)
 
@@ -50,17 +53,17 @@ public final class OutputConnection: @unchecked Sendable {
         self.output = output
         self.outputName = output.outputName
         self.policy = policy
-        worker = OutputWorker(threadName: threadName)
+        worker = OutputWorker(threadName: threadName, counts: Counts())
         bytes.store(output.bytesWritten, ordering: .relaxed)
     }
 
     /// Starts the output's thread. Call once.
     public func start() {
-        worker.start(taken: { [self] item in
+        worker.start(taken: { item, counts in
             switch item {
-            case .video: videoWaiting -= 1
-            case let .audio(chunk): audioWaiting -= Int64(chunk.frameCount)
-            case nil: (videoWaiting, audioWaiting) = (0, 0)
+            case .video: counts.videoWaiting -= 1
+            case let .audio(chunk): counts.audioWaiting -= Int64(chunk.frameCount)
+            case nil: (counts.videoWaiting, counts.audioWaiting) = (0, 0)
             }
         }, write: { [self] item in
             defer { bytes.store(output.bytesWritten, ordering: .relaxed) }
@@ -86,18 +89,18 @@ public final class OutputConnection: @unchecked Sendable {
     public func send(video frame: VideoFrame, frameIndex: Int64, waitForRoom: Bool = false) -> Bool {
         worker.withLock { queue in
             guard queue.isTaking else { return false }
-            if videoWaiting >= policy.videoCapacity {
+            if queue.counts.videoWaiting >= policy.videoCapacity {
                 guard waitForRoom else {
-                    videoDrops += 1
-                    newestDropped = (frame, frameIndex)
+                    queue.counts.videoDrops += 1
+                    queue.counts.newestDropped = (frame, frameIndex)
                     return false
                 }
-                while videoWaiting >= policy.videoCapacity, queue.failure == nil { queue.wait() }
+                while queue.counts.videoWaiting >= policy.videoCapacity, queue.failure == nil { queue.wait() }
                 guard queue.failure == nil else { return false }
             }
-            newestDropped = nil
+            queue.counts.newestDropped = nil
             queue.append(.video(frame, frameIndex))
-            videoWaiting += 1
+            queue.counts.videoWaiting += 1
             return true
         }
     }
@@ -110,18 +113,19 @@ public final class OutputConnection: @unchecked Sendable {
         worker.withLock { queue in
             guard queue.isTaking else { return }
             let limit = Int64(policy.audioBacklogSeconds) * Int64(chunk.format.sampleRate)
-            if audioWaiting + Int64(chunk.frameCount) > limit {
+            if queue.counts.audioWaiting + Int64(chunk.frameCount) > limit {
                 guard waitForRoom else {
                     queue.fail(OutputError.fellBehind(outputName, seconds: policy.audioBacklogSeconds))
                     return
                 }
-                while audioWaiting + Int64(chunk.frameCount) > limit, audioWaiting > 0, queue.failure == nil {
+                while queue.counts.audioWaiting + Int64(chunk.frameCount) > limit, queue.counts.audioWaiting > 0,
+                      queue.failure == nil {
                     queue.wait()
                 }
                 guard queue.failure == nil else { return }
             }
             queue.append(.audio(chunk))
-            audioWaiting += Int64(chunk.frameCount)
+            queue.counts.audioWaiting += Int64(chunk.frameCount)
         }
     }
 
@@ -129,14 +133,14 @@ public final class OutputConnection: @unchecked Sendable {
     /// own thread once it has written everything waiting. Returns at once.
     public func finish() {
         worker.withLock { queue in
-            if let last = newestDropped, queue.isTaking {
+            if let last = queue.counts.newestDropped, queue.isTaking {
                 // The newest frame was dropped: deliver it after all, or the movie would
                 // end before its last slot.
                 queue.append(.video(last.frame, last.index))
-                videoWaiting += 1
-                videoDrops -= 1
+                queue.counts.videoWaiting += 1
+                queue.counts.videoDrops -= 1
             }
-            newestDropped = nil
+            queue.counts.newestDropped = nil
         }
         worker.finish()
     }
@@ -168,10 +172,10 @@ public final class OutputConnection: @unchecked Sendable {
     }
 
     /// Video frames dropped because the queue was full.
-    public var droppedVideoFrames: Int64 { worker.withLock { _ in videoDrops } }
+    public var droppedVideoFrames: Int64 { worker.withLock { $0.counts.videoDrops } }
 
     /// Video frames offered and waiting for the output to take them.
-    public var waitingVideoFrames: Int { worker.withLock { _ in videoWaiting } }
+    public var waitingVideoFrames: Int { worker.withLock { $0.counts.videoWaiting } }
 
     /// Bytes the output has written so far.
     public var bytesWritten: Int64 { bytes.load(ordering: .relaxed) }

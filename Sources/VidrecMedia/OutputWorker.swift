@@ -9,9 +9,10 @@ import Foundation
 /// ``OutputConnection`` (frames and audio for a capture output) and the packet
 /// connections of the FFmpeg encoder decide under ``withLock(_:)`` what to append.
 ///
-/// State is guarded by one `NSCondition`; the output is touched only by the worker's
-/// thread. That is why the class is `@unchecked Sendable`.
-public final class OutputWorker<Item>: @unchecked Sendable {
+/// State is guarded by one `NSCondition`, the connection's own counts (`Counts`: what
+/// waits, what was dropped) with it; the output is touched only by the worker's thread.
+/// That is why the class is `@unchecked Sendable`.
+public final class OutputWorker<Item, Counts>: @unchecked Sendable {
     /// The state a connection reads and changes while it holds the lock.
     public struct Locked {
         fileprivate let worker: OutputWorker
@@ -22,6 +23,11 @@ public final class OutputWorker<Item>: @unchecked Sendable {
         public var isFinishing: Bool { worker.finishing }
         /// Whether the input is still open and the output has not failed.
         public var isTaking: Bool { worker.firstFailure == nil && !worker.finishing }
+        /// The connection's counts, read and changed only here, under the lock.
+        public var counts: Counts {
+            get { worker.counts }
+            nonmutating set { worker.counts = newValue }
+        }
 
         /// Appends `item` for the thread to write.
         public func append(_ item: Item) {
@@ -45,10 +51,13 @@ public final class OutputWorker<Item>: @unchecked Sendable {
     private var finishing = false
     private var firstFailure: (any Error)?
     private var thread: NamedThread?
+    private var counts: Counts
 
-    /// A worker whose thread will be called `threadName` (at most 15 bytes show).
-    public init(threadName: String) {
+    /// A worker whose thread will be called `threadName` (at most 15 bytes show), with
+    /// the connection's `counts` kept under its lock.
+    public init(threadName: String, counts: Counts) {
         self.threadName = threadName
+        self.counts = counts
     }
 
     /// Runs `body` with the lock held.
@@ -61,13 +70,13 @@ public final class OutputWorker<Item>: @unchecked Sendable {
     /// Starts the thread. Call once.
     ///
     /// - Parameters:
-    ///   - taken: called with the lock held for each item the thread takes (to update
-    ///     what the connection counts as waiting), and with `nil` when a failure
-    ///     discarded everything waiting.
+    ///   - taken: called with the lock held for each item the thread takes, with the
+    ///     counts to update (what waits), and with `nil` when a failure discarded
+    ///     everything waiting.
     ///   - write: writes one item, on the thread; a throw is the output's failure.
     ///   - close: closes the output once the input has ended, on the thread, also
     ///     after a failure.
-    public func start(taken: @escaping (Item?) -> Void, write: @escaping (Item) throws -> Void,
+    public func start(taken: @escaping (Item?, inout Counts) -> Void, write: @escaping (Item) throws -> Void,
                       close: @escaping () throws -> Void) {
         condition.lock()
         defer { condition.unlock() }
@@ -105,7 +114,7 @@ public final class OutputWorker<Item>: @unchecked Sendable {
     /// What the thread runs. Sendable by hand: it is handed to the thread once, and its
     /// closures are called on that thread only (`taken` with the lock held).
     private struct Work: @unchecked Sendable {
-        let taken: (Item?) -> Void
+        let taken: (Item?, inout Counts) -> Void
         let write: (Item) throws -> Void
         let close: () throws -> Void
     }
@@ -125,14 +134,14 @@ public final class OutputWorker<Item>: @unchecked Sendable {
         while true {
             if firstFailure != nil {
                 items.removeAll()
-                work.taken(nil)
+                work.taken(nil, &counts)
                 condition.broadcast()
                 if finishing { return nil }
                 condition.wait()
                 continue
             }
             if let item = items.removeFirst() {
-                work.taken(item)
+                work.taken(item, &counts)
                 condition.broadcast()
                 return item
             }
