@@ -23,12 +23,13 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) --static-swift-stdlib --disable-local-rpath $(HARDENING)
 
 # The vidrec(1) manual page and the shell completions, made by the binary from the
-# same specs as --help.
+# same specs as --help; the vidrec@.service user unit, pointing at PREFIX/bin.
 man: build
 	$(BIN) manual > $(MAN)
 	$(BIN) completions bash > .build/vidrec.bash
 	$(BIN) completions zsh > .build/_vidrec
 	$(BIN) completions fish > .build/vidrec.fish
+	sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/vidrec@.service.in > .build/vidrec@.service
 
 # Records 5 s from the built-in test camera and microphone, saves it to the album,
 # and shows what the file holds.
@@ -55,6 +56,7 @@ install: build man
 	install -D -m 644 .build/vidrec.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vidrec
 	install -D -m 644 .build/_vidrec $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_vidrec
 	install -D -m 644 .build/vidrec.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vidrec.fish
+	install -D -m 644 .build/vidrec@.service $(DESTDIR)$(PREFIX)/lib/systemd/user/vidrec@.service
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vidrec
@@ -63,6 +65,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vidrec
 	rm -f $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_vidrec
 	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vidrec.fish
+	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/user/vidrec@.service
 
 # The Debian package: .build/vidrec_$(VERSION)_<arch>.deb (see scripts/make-deb).
 deb: build man

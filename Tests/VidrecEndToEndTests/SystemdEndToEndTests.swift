@@ -130,6 +130,43 @@ extension EndToEndTests {
             #expect(!FileManager.default.fileExists(atPath: home.path + "/.config/systemd"), "printing writes nothing")
         }
 
+        /// The packaged template, `vidrec@PRESET.service` (`systemd/vidrec@.service.in`,
+        /// here pointing at the build's binary): systemd reads from it a continuous
+        /// recording at the preset the instance names, with the same restart and
+        /// sandboxing settings as `vidrec service` writes; run (with the test sources for
+        /// the default devices) and stopped as `systemctl stop` stops it, it saves its
+        /// segment under the template's name.
+        @Test func theTemplateUnitRecordsContinuouslyAtTheInstancesPreset() throws {
+            let template = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("systemd/vidrec@.service.in"), encoding: .utf8)
+            let binary = URL(fileURLWithPath: VidrecProcess.binary).deletingLastPathComponent().path
+            let home = try Home()
+            let folder = home.path + "/units"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try template.replacingOccurrences(of: "@BINDIR@", with: binary).write(toFile: folder + "/vidrec@.service", atomically: true, encoding: .utf8)
+            let service = try Self.systemdReads("vidrec@low.service", in: folder)
+            let command = try Self.commandLine(service)
+            #expect(command == [VidrecProcess.binary, "start", "--quality", "low", "--segment", "10m", "--segment-at-clock", "--save",
+                                "--name", "vidrec-low-%Y%m%d-%H%M%S", "--max-age", "7d"], "\(service)")
+
+            // The same settings as the units vidrec writes.
+            let written = try VidrecProcess.run(["service", "porch", "--", "--max", "1"], home: home.path).out
+            func settings(_ unit: String) -> [Substring] {
+                unit.split(separator: "\n").filter { $0.contains("=") && !$0.hasPrefix("#") && !$0.hasPrefix("Description=") && !$0.hasPrefix("ExecStart=") }
+            }
+            #expect(settings(template) == settings(written), "\(written)")
+
+            let child = try VidrecProcess(Array(command.dropFirst()) + ["--camera", "test", "--mic", "test"], home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording"))
+            child.signal(SIGTERM)
+            let ended = child.wait()
+            #expect(ended.code == 0, "\(ended.err)")
+            let saved = home.files(in: home.album, ending: ".mp4")
+            #expect(saved.count == 1 && saved.allSatisfy { $0.hasPrefix(home.album + "/vidrec-low-") }, "\(saved) \(ended.err)")
+            #expect(ended.out == saved.map { $0 + "\n" }.joined(), "\(ended.out)")
+            if let movie = saved.first { #expect(try Probe.decodedFrameCount(movie) > 0) }
+        }
+
         @Test func aContinuousServiceRestartsOnFailureButNotOnBadOptions() throws {
             let home = try Home()
             let options = ["--camera", "test", "--mic", "test", "--quality", "low", "--segment", "600", "--save", "--name", "porch-%Y%m%d-%H%M%S"]
