@@ -158,6 +158,9 @@ extension EndToEndTests {
 
             let child = try VidrecProcess(Array(command.dropFirst()) + ["--camera", "test", "--mic", "test"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
+            // A segment with frames in it: a stop before the first frame leaves nothing
+            // to save.
+            #expect(try child.waitUntilRecorded(0.5) != nil)
             child.signal(SIGTERM)
             let ended = child.wait()
             #expect(ended.code == 0, "\(ended.err)")
