@@ -1,10 +1,10 @@
 extension CronSpec {
     /// The same schedule for a systemd timer, as `systemd-analyze calendar` reads it.
     ///
-    /// Each field is written as the set of values cron would match (steps and lists
-    /// spelled out, runs as `a..b`, weekdays by name). Cron fires when the day of the
-    /// month *or* the day of the week matches if both are restricted (neither starts
-    /// with `*`), and when both match otherwise; systemd matches every part of one
+    /// Each field is written as the set of values cron matches (``fieldValues``, steps
+    /// and lists spelled out), runs as `a..b`, weekdays by name. Cron fires when the day
+    /// of the month *or* the day of the week matches if both are restricted (neither
+    /// starts with `*`), and when both match otherwise; systemd matches every part of one
     /// expression, and any of several: the first case becomes two expressions.
     public var systemdSchedule: SystemdSchedule {
         switch text {
@@ -16,15 +16,14 @@ extension CronSpec {
         case "@hourly": return .calendar(["*-*-* *:00:00"])
         default: break
         }
-        let parts = text.split(separator: " ").map(String.init)
-        let minute = Self.calendarField(Self.values(parts[0], 0...59, []), 0...59)
-        let hour = Self.calendarField(Self.values(parts[1], 0...23, []), 0...23)
-        let days = Self.values(parts[2], 1...31, [])
-        let month = Self.calendarField(Self.values(parts[3], 1...12, Self.monthNames), 1...12)
+        let parts = text.split(separator: " ")
+        let minute = Self.calendarField(fieldValues[0], 0...59)
+        let hour = Self.calendarField(fieldValues[1], 0...23)
+        let month = Self.calendarField(fieldValues[3], 1...12)
         // Cron's 7 is Sunday too.
-        let weekdays = Set(Self.values(parts[4], 0...7, Self.weekdayNames).map { $0 % 7 })
+        let weekdays = Set(fieldValues[4].map { $0 % 7 })
         let time = "\(hour):\(minute):00"
-        let day = Self.calendarField(days, 1...31)
+        let day = Self.calendarField(fieldValues[2], 1...31)
         let weekday = weekdays.count == 7 ? nil : weekdays.sorted().map { Self.systemdWeekdays[$0] }.joined(separator: ",")
         let dayRestricted = !parts[2].hasPrefix("*"), weekdayRestricted = !parts[4].hasPrefix("*")
         if dayRestricted && weekdayRestricted, let weekday {
@@ -33,28 +32,7 @@ extension CronSpec {
         return .calendar([(weekday.map { $0 + " " } ?? "") + "*-\(month)-\(day) \(time)"])
     }
 
-    private static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    private static let weekdayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
     private static let systemdWeekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-
-    /// The values a checked cron field matches.
-    private static func values(_ text: String, _ range: ClosedRange<Int>, _ names: [String]) -> Set<Int> {
-        func value(_ token: Substring) -> Int {
-            if let number = Int(token) { return number }
-            return (names.firstIndex(of: token.lowercased()) ?? 0) + (range.lowerBound == 1 ? 1 : 0)
-        }
-        var result = Set<Int>()
-        for item in text.split(separator: ",") {
-            let pieces = item.split(separator: "/")
-            let step = pieces.count == 2 ? Int(pieces[1]) ?? 1 : 1
-            let ends = pieces[0].split(separator: "-")
-            let low = pieces[0] == "*" ? range.lowerBound : value(ends[0])
-            // `a/s` runs from a to the end of the range, as in cron.
-            let high = pieces[0] == "*" ? range.upperBound : ends.count == 2 ? value(ends[1]) : pieces.count == 2 ? range.upperBound : low
-            result.formUnion(stride(from: low, through: high, by: step))
-        }
-        return result
-    }
 
     /// A set of values as a calendar component: `*` for all of `range`, else a list of
     /// values and `a..b` runs.

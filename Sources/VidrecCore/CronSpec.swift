@@ -8,6 +8,9 @@ import VidrecMedia
 public struct CronSpec: Sendable, Equatable {
     /// The text, as it goes into the crontab.
     public let text: String
+    /// The values each of the five fields matches (steps and lists spelled out, names as
+    /// numbers, a weekday 7 kept as 7); empty for an `@` shortcut.
+    let fieldValues: [Set<Int>]
 
     /// The `@` shortcuts cron understands.
     public static let shortcuts = ["@reboot", "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"]
@@ -33,38 +36,54 @@ public struct CronSpec: Sendable, Equatable {
             guard CronSpec.shortcuts.contains(trimmed) else {
                 throw Invalid(reason: "'\(trimmed)' is not a cron shortcut; use one of \(CronSpec.shortcuts.joined(separator: ", "))")
             }
+            fieldValues = []
             return
         }
         let parts = trimmed.split(separator: " ").map(String.init)
         guard parts.count == 5 else {
             throw Invalid(reason: "give five fields (minute hour day-of-month month day-of-week), not \(parts.count)")
         }
+        var values: [Set<Int>] = []
         for (part, field) in zip(parts, CronSpec.fields) {
-            try CronSpec.check(part, field.name, field.range, field.names)
+            values.append(try CronSpec.values(part, field.name, field.range, field.names))
         }
+        fieldValues = values
     }
 
-    private static func check(_ text: String, _ name: String, _ range: ClosedRange<Int>, _ names: [String]) throws(Invalid) {
+    /// Checks one field and returns the values it matches: `a/s` runs from a to the end
+    /// of the range, as in cron.
+    private static func values(_ text: String, _ name: String, _ range: ClosedRange<Int>,
+                               _ names: [String]) throws(Invalid) -> Set<Int> {
         let what = "\(name) field '\(text)': use \(range.lowerBound)-\(range.upperBound)\(names.isEmpty ? "" : " or names such as \(names[1])"), '*', a range, a list or a step such as */15"
         func value(_ token: Substring) -> Int? {
             if let number = Int(token), range.contains(number) { return number }
             if let index = names.firstIndex(of: token.lowercased()) { return index + (range.lowerBound == 1 ? 1 : 0) }
             return nil
         }
+        var result = Set<Int>()
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let pieces = item.split(separator: "/", omittingEmptySubsequences: false)
             guard pieces.count <= 2 else { throw Invalid(reason: what) }
+            var step = 1
             if pieces.count == 2 {
-                guard let step = Int(pieces[1]), step >= 1, step <= range.upperBound + 1 else { throw Invalid(reason: what) }
+                guard let given = Int(pieces[1]), given >= 1, given <= range.upperBound + 1 else { throw Invalid(reason: what) }
+                step = given
             }
             let base = pieces[0]
-            if base == "*" { continue }
+            if base == "*" {
+                result.formUnion(stride(from: range.lowerBound, through: range.upperBound, by: step))
+                continue
+            }
             let ends = base.split(separator: "-", omittingEmptySubsequences: false)
             guard ends.count <= 2, let low = value(ends[0]) else { throw Invalid(reason: what) }
+            var high = pieces.count == 2 ? range.upperBound : low
             if ends.count == 2 {
-                guard let high = value(ends[1]), low <= high else { throw Invalid(reason: what) }
+                guard let end = value(ends[1]), low <= end else { throw Invalid(reason: what) }
+                high = end
             }
+            result.formUnion(stride(from: low, through: high, by: step))
         }
+        return result
     }
 
     /// Why a cron specification was refused.
