@@ -29,9 +29,8 @@ public struct CronLine: Sendable, Equatable {
     /// Both work on Unicode scalars, as the shell and cron read bytes: a `'` or `%` joined
     /// to a combining mark is one Swift `Character`, but still a quote or a `%` to them.
     public static func quote(_ argument: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+".unicodeScalars)
         var quoted = String.UnicodeScalarView()
-        if !argument.isEmpty && argument.unicodeScalars.allSatisfy({ safe.contains($0) }) {
+        if TextSafety.isPlainWord(argument) {
             quoted = argument.unicodeScalars
         } else {
             quoted.append("'")

@@ -15,6 +15,9 @@ public struct SystemdUnit: Sendable, Equatable {
     /// The unit file's contents.
     public let text: String
 
+    /// What ``isValidName(_:)`` allows, for messages.
+    public static let nameRule = "use 1 to 64 letters, digits, '-' or '_'"
+
     /// Whether `name` can name a unit (`vidrec-NAME.service`): letters, digits, `-` and
     /// `_`, 1 to 64 of them (systemd allows more; these need no escaping anywhere).
     public static func isValidName(_ name: String) -> Bool {
@@ -86,8 +89,7 @@ public struct SystemdUnit: Sendable, Equatable {
     /// quotes, `\` and `"` escaped, `%` doubled (specifiers are
     /// expanded first, quotes or not), `$` doubled (variables too).
     public static func quote(_ argument: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+".unicodeScalars)
-        if !argument.isEmpty && argument.unicodeScalars.allSatisfy({ safe.contains($0) }) { return argument }
+        if TextSafety.isPlainWord(argument) { return argument }
         var quoted = String.UnicodeScalarView()
         quoted.append("\"")
         for scalar in argument.unicodeScalars {

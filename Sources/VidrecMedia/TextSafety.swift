@@ -25,6 +25,15 @@ public enum TextSafety {
         return result
     }
 
+    /// Whether `text` is a plain word that needs no quoting for a shell or a systemd
+    /// command line: not empty, and only ASCII letters, digits and `-_./:=@,+` (read as
+    /// Unicode scalars, as a shell reads bytes).
+    public static func isPlainWord(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { plainScalars.contains($0) }
+    }
+
+    private static let plainScalars = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+".unicodeScalars)
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }

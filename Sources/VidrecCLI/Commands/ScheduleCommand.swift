@@ -49,7 +49,7 @@ struct ScheduleCommand: VidrecCommand {
             throw .invalidValue(name, for: "--name <name>", reason: "it names systemd units: add --systemd")
         }
         guard SystemdUnit.isValidName(name) else {
-            throw .invalidValue(name, for: "--name <name>", reason: "use 1 to 64 letters, digits, '-' or '_'")
+            throw .invalidValue(name, for: "--name <name>", reason: SystemdUnit.nameRule)
         }
         do {
             cronSpec = try CronSpec(specText)

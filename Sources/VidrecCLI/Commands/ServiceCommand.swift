@@ -34,7 +34,7 @@ struct ServiceCommand: VidrecCommand {
         install = arguments.has("install")
         startArguments = arguments.rest
         guard SystemdUnit.isValidName(name) else {
-            throw .invalidValue(name, for: "<name>", reason: "use 1 to 64 letters, digits, '-' or '_'")
+            throw .invalidValue(name, for: "<name>", reason: SystemdUnit.nameRule)
         }
         // The options must be ones 'vidrec start' accepts.
         _ = try StartOptions(CommandLineParser(spec: StartOptions.spec).parse(startArguments))

@@ -29,7 +29,7 @@ enum RuntimeFailure {
             }
         case let error as SystemError:
             return describe(error)
-        case let error as FFmpegError where error.kind == .unsupportedSettings && error.exitCode == .dataError:
+        case let error as FFmpegError where error.exitCode == .dataError:
             return "the preset asks for what this FFmpeg cannot do: \(error)"
         case let error as DeviceError:
             return DeviceAdvice.message(for: error)
