@@ -9,30 +9,48 @@ extension EndToEndTests {
     /// what was asked. No service manager is started: the machines running the tests
     /// have none for the user.
     @Suite struct SystemdEndToEndTests {
-        /// What systemd reads from `unit` in `folder`: its part of `systemd --test`'s dump.
-        /// systemd refuses test mode as root, so as root it runs as nobody, on a copy of
-        /// the units nobody can read.
-        static func systemdReads(_ unit: String, in folder: String) throws -> String {
-            let copy = NSTemporaryDirectory() + "vidrec-units-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: copy) }
-            chmod(copy, 0o755)
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-                try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
-                chmod(copy + "/" + name, 0o644)
-            }
+        /// Runs the program at `path` with `arguments` in a minimal environment plus
+        /// `environment`; returns its status and what it printed (stdout and stderr).
+        static func runTool(_ path: String, _ arguments: [String], environment: [String: String],
+                            in directory: String? = nil) throws -> (status: Int32, output: String) {
             let process = Process()
-            let systemd = ["/lib/systemd/systemd", "--test", "--system", "--unit=\(unit)", "--no-pager", "--log-target=console"]
-            process.executableURL = URL(fileURLWithPath: geteuid() == 0 ? "/usr/bin/setpriv" : systemd[0])
-            process.arguments = geteuid() == 0 ? ["--reuid=65534", "--regid=65534", "--clear-groups"] + systemd : Array(systemd.dropFirst())
-            process.environment = ["SYSTEMD_UNIT_PATH": copy + ":", "PATH": "/usr/bin:/bin", "LANG": "C"]
-            process.currentDirectoryURL = URL(fileURLWithPath: "/")
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C"].merging(environment) { $1 }
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
             let out = Pipe()
             process.standardOutput = out
             process.standardError = out
             try process.run()
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+
+        /// Runs `body` with a new temporary folder of `mode`, removed afterwards.
+        static func withFolder<T>(_ prefix: String, mode: mode_t, _ body: (String) throws -> T) throws -> T {
+            let folder = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            chmod(folder, mode)
+            return try body(folder)
+        }
+
+        /// What systemd reads from `unit` in `folder`: its part of `systemd --test`'s dump.
+        /// systemd refuses test mode as root, so as root it runs as nobody, on a copy of
+        /// the units nobody can read.
+        static func systemdReads(_ unit: String, in folder: String) throws -> String {
+            let text = try withFolder("vidrec-units", mode: 0o755) { copy in
+                for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+                    try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
+                    chmod(copy + "/" + name, 0o644)
+                }
+                let systemd = ["/lib/systemd/systemd", "--test", "--system", "--unit=\(unit)", "--no-pager", "--log-target=console"]
+                return try geteuid() == 0
+                    ? runTool("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups"] + systemd,
+                              environment: ["SYSTEMD_UNIT_PATH": copy + ":"], in: "/").output
+                    : runTool(systemd[0], Array(systemd.dropFirst()), environment: ["SYSTEMD_UNIT_PATH": copy + ":"], in: "/").output
+            }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             let start = try #require(lines.firstIndex(of: "\t-> Unit \(unit):"), "systemd --test did not load \(unit): \(text.suffix(2000))")
             let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("\t-> Unit ") } ?? lines.endIndex
@@ -64,21 +82,10 @@ extension EndToEndTests {
         /// `systemd-analyze verify` on the units (as user units, the manual page not
         /// looked up: the tests run the binary from the build folder).
         static func verify(_ paths: [String]) throws -> (status: Int32, output: String) {
-            let runtime = NSTemporaryDirectory() + "vidrec-runtime-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: runtime) }
-            chmod(runtime, 0o700)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-            process.arguments = ["verify", "--user", "--man=no"] + paths
-            process.environment = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin", "LANG": "C"]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = out
-            try process.run()
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            try withFolder("vidrec-runtime", mode: 0o700) { runtime in
+                try runTool("/usr/bin/systemd-analyze", ["verify", "--user", "--man=no"] + paths,
+                            environment: ["XDG_RUNTIME_DIR": runtime])
+            }
         }
 
         @Test func aScheduledTimerRunsTheCommandVidrecMeantEvenWithSpecifiersQuotesAndVariables() throws {
