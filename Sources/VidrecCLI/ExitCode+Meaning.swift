@@ -11,7 +11,7 @@ extension ExitCode {
         case .noInput: "nothing to act on: no pending recording, an unknown ID, nothing recording (`stop`, `switch`, `trigger`), no album item of that name (`show`), nothing in the album to draw (`sheet`)"
         case .unavailable: "rclone is not installed (`--upload`, `vidrec upload`); a camera or microphone is missing, busy (another program) or unusable (also: `--video copy` on a camera that sends no H.264 or MJPEG, no node vidrec can record from), or it failed during the recording (what was recorded is kept); `snap`: no picture came from the camera within 10 s"
         case .software: "internal error"
-        case .cannotCreate: "the album or the state folder cannot be created or written"
+        case .cannotCreate: "the album or the state folder cannot be created or written; `--install` (`schedule --systemd`, `service`) found a unit of that name that says something else"
         case .ioError: "writing the recording failed (disk full, I/O error), or the disk fell to the `--min-free` floor; what was recorded is kept"
         case .temporaryFailure: "uploads are still queued (`--upload`, `vidrec upload`; the files are saved, and the queue is retried later); the camera is already being recorded by another vidrec; `vidrec stop` could not confirm or stop the process in time; `save`/`discard` of a recording still being written; `snap` from a recording that could not take the photo (it was ending, or did not answer), or with camera settings while the camera records; `switch` to a camera another recording holds, or a recording that did not answer"
         case .aborted: "aborted by a second Ctrl-C; the recording so far is pending as interrupted"
