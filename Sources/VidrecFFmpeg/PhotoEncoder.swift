@@ -22,8 +22,7 @@ public final class PhotoEncoder: PhotoEncoding {
 
     public func observe(_ frame: VideoFrame) {
         guard frame.pixelFormat == .h264 else { return }
-        let unit = H264AccessUnit(UnsafeRawBufferPointer(start: frame.buffer.bytes, count: frame.byteCount))
-        if unit.isKeyframe {
+        if frame.isKeyframe {
             pictureGroup = [frame]
         } else if var group = pictureGroup, let last = group.last, frame.sequence == last.sequence + 1,
                   group.count < Self.pictureGroupLimit {

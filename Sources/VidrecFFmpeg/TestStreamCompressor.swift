@@ -68,7 +68,7 @@ public struct TestStreamCompressor: FrameCompressing {
                                          to: cc.pointee.width, cc.pointee.height, pixelFormat, subject: subject)
             let source: [UnsafePointer<UInt8>?] = [UnsafePointer(picture.buffer.bytes.assumingMemoryBound(to: UInt8.self)), nil, nil, nil]
             let strides: [Int32] = [Int32(picture.strides[0]), 0, 0, 0]
-            try withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+            _ = try withUnsafeMutablePointer(to: &frame.pointee.data) { data in
                 try withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
                     try check(sws_scale(sws, source, strides, 0, Int32(picture.height),
                                         UnsafeMutableRawPointer(data).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self),

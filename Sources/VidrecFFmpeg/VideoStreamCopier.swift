@@ -76,9 +76,8 @@ final class VideoStreamCopier {
         lastSlot = max(lastSlot, slot)
         if let held, held.sequence == frame.sequence, held.captureTime == frame.captureTime { return nil }
         let bytes = UnsafeRawBufferPointer(start: frame.buffer.bytes, count: frame.byteCount)
-        var isKeyframe = true
+        let isKeyframe = frame.isKeyframe
         if format == .h264 {
-            isKeyframe = H264AccessUnit(bytes).isKeyframe
             if let lastSequence, frame.sequence != lastSequence + 1, held != nil {
                 // A camera switch restarts the numbers at a keyframe; anything else is a loss.
                 waitingForKeyframe = true

@@ -1,6 +1,12 @@
 /// One H.264 access unit in Annex B byte-stream form (NAL units after `00 00 01` or
 /// `00 00 00 01` start codes), as an H.264 camera delivers it in one buffer: what vidrec
 /// needs to know to store it as it is, read without decoding it.
+///
+/// The access unit is the buffer's first picture with the units before it: a buffer
+/// may hold more than its frame (a driver that reports its whole buffer as used, with
+/// the rest of an older frame after it), and what follows the picture is not part of it
+/// (ITU-T H.264, 7.4.1.2.3: after a picture's slices, a delimiter, parameter set,
+/// SEI or the first slice of another picture begins the next access unit).
 public struct H264AccessUnit: Sendable {
     /// NAL unit types vidrec looks at (ITU-T H.264, table 7-1).
     public enum NALType: UInt8, Sendable {
@@ -19,10 +25,18 @@ public struct H264AccessUnit: Sendable {
         public var type: UInt8
         /// The unit's bytes within the access unit.
         public var range: Range<Int>
+
+        /// Whether it is a slice of a picture (an IDR picture or another).
+        public var isSlice: Bool { type == NALType.slice.rawValue || type == NALType.idrSlice.rawValue }
     }
 
     /// The NAL units, in order.
     public let units: [NALUnit]
+    /// The bytes the access unit takes from the start of the buffer: up to the end of
+    /// its last unit.
+    public let byteCount: Int
+    /// Whether it holds a picture (a slice): a decoder shows a frame for it.
+    public let hasPicture: Bool
     /// Whether the access unit holds an IDR picture: a decoder can start here.
     public let isKeyframe: Bool
     /// Whether it holds both a sequence and a picture parameter set.
@@ -35,8 +49,10 @@ public struct H264AccessUnit: Sendable {
 
     /// Reads the access unit in `bytes`.
     public init(_ bytes: UnsafeRawBufferPointer) {
-        let units = H264AccessUnit.nalUnits(in: bytes)
+        let units = H264AccessUnit.firstPicture(H264AccessUnit.nalUnits(in: bytes), in: bytes)
         self.units = units
+        byteCount = units.last?.range.upperBound ?? 0
+        hasPicture = units.contains { $0.isSlice }
         isKeyframe = units.contains { $0.type == NALType.idrSlice.rawValue }
         let sps = units.filter { $0.type == NALType.sequenceParameterSet.rawValue }
         let pps = units.filter { $0.type == NALType.pictureParameterSet.rawValue }
@@ -48,9 +64,29 @@ public struct H264AccessUnit: Sendable {
         }
         parameterSets = header
         hasBSlices = units.contains { unit in
-            guard unit.type == NALType.slice.rawValue || unit.type == NALType.idrSlice.rawValue else { return false }
+            guard unit.isSlice else { return false }
             return H264AccessUnit.sliceType(UnsafeRawBufferPointer(rebasing: bytes[unit.range])).map { $0 % 5 == 1 } ?? false
         }
+    }
+
+    /// The units up to the end of the first picture: what follows its slices and begins
+    /// another access unit, and anything that is not a NAL unit (the forbidden bit set,
+    /// type 0), ends it.
+    static func firstPicture(_ units: [NALUnit], in bytes: UnsafeRawBufferPointer) -> [NALUnit] {
+        var sawSlice = false
+        for (n, unit) in units.enumerated() {
+            if bytes[unit.range.lowerBound] & 0x80 != 0 || unit.type == 0 { return Array(units[..<n]) }
+            guard sawSlice else { sawSlice = unit.isSlice; continue }
+            let beginsAnother: Bool = switch unit.type {
+            case 6...9, 14...18: true
+            // A slice with first_mb_in_slice 0 (`ue(v)` 0 is a single 1 bit) is another
+            // picture's first.
+            case 1, 5: unit.range.count > 1 && bytes[unit.range.lowerBound + 1] & 0x80 != 0
+            default: false
+            }
+            if beginsAnother { return Array(units[..<n]) }
+        }
+        return units
     }
 
     /// Reads the access unit in `bytes`.

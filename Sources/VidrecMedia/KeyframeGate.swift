@@ -10,9 +10,11 @@ import Synchronization
 public final class KeyframeGate: Sendable {
     /// What to do with a frame.
     public enum Verdict: Equatable, Sendable {
-        /// Deliver it.
-        case deliver
-        /// Leave it out: the stream has not reached its first keyframe.
+        /// Deliver its first `byteCount` bytes (an H.264 access unit: its first picture,
+        /// without what else the buffer held); `isKeyframe` when a decoder can start there.
+        case deliver(byteCount: Int, isKeyframe: Bool)
+        /// Leave it out: the stream has not reached its first keyframe, or the buffer
+        /// holds no picture (parameter sets alone, or no H.264 at all).
         case hold
         /// The stream cannot be copied (the camera sends B-frames).
         case refuse(String)
@@ -35,7 +37,7 @@ public final class KeyframeGate: Sendable {
         if format != .h264 { state.withLock { $0.header = [] } }
     }
 
-    /// Frames held back before the first keyframe.
+    /// Frames held back: before the first keyframe, and buffers with no picture.
     public var heldFrames: Int { state.withLock { $0.held } }
 
     /// Whether the first keyframe has passed.
@@ -43,7 +45,7 @@ public final class KeyframeGate: Sendable {
 
     /// Looks at one frame, in capture order.
     public func admit(_ bytes: UnsafeRawPointer, byteCount: Int) -> Verdict {
-        guard format == .h264 else { return .deliver }
+        guard format == .h264 else { return .deliver(byteCount: byteCount, isKeyframe: true) }
         let unit = H264AccessUnit(UnsafeRawBufferPointer(start: bytes, count: byteCount))
         if unit.hasBSlices {
             return .refuse("sends H.264 with B-frames, which vidrec cannot store as it is; record with --video encode")
@@ -57,12 +59,18 @@ public final class KeyframeGate: Sendable {
             state.header = header
             return true
         }
+        let deliver = Verdict.deliver(byteCount: unit.byteCount, isKeyframe: unit.isKeyframe)
         switch opened {
-        case nil: return .deliver
+        case nil:
+            guard unit.hasPicture else {
+                state.withLock { $0.held += 1 }
+                return .hold
+            }
+            return deliver
         case false?: return .hold
         case true?:
             ready.signal()
-            return .deliver
+            return deliver
         }
     }
 

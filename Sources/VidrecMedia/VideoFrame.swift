@@ -16,11 +16,14 @@ public struct VideoFrame: Sendable {
     public let captureTime: Int64
     /// The source's running frame number; a jump means the device dropped frames.
     public let sequence: UInt64
+    /// Whether a decoder can start at this frame: always for raw and JPEG frames, for
+    /// H.264 when it holds an IDR picture.
+    public let isKeyframe: Bool
 
     /// Creates a frame; see the properties for the meaning of each argument.
     public init(
         pixelFormat: PixelFormat, width: Int, height: Int, buffer: FrameBuffer, byteCount: Int,
-        strides: [Int], captureTime: Int64, sequence: UInt64
+        strides: [Int], captureTime: Int64, sequence: UInt64, isKeyframe: Bool = true
     ) {
         self.pixelFormat = pixelFormat
         self.width = width
@@ -30,5 +33,6 @@ public struct VideoFrame: Sendable {
         self.strides = strides
         self.captureTime = captureTime
         self.sequence = sequence
+        self.isKeyframe = isKeyframe
     }
 }

@@ -25,6 +25,8 @@ public final class TestPatternCamera: CompressedVideoSource {
     private let worker = CaptureWorker()
     /// The compressed variants' frames, sent in turn.
     private let loop: [FrameBuffer]
+    /// Whether each of the loop's frames is a keyframe.
+    private let keyframes: [Bool]
     private let header: [UInt8]
 
     /// Creates a test camera of the given size (even width) and rate, sending YUYV.
@@ -33,6 +35,7 @@ public final class TestPatternCamera: CompressedVideoSource {
         videoFormat = VideoFormat(pixelFormat: .yuyv, width: width, height: height, frameRate: frameRate)
         displayName = "test pattern"
         loop = []
+        keyframes = []
         header = []
     }
 
@@ -56,6 +59,7 @@ public final class TestPatternCamera: CompressedVideoSource {
         }, as: format, frameRate: frameRate, keyframeInterval: keyframeInterval)
         loop = frames.map { bytes in bytes.withUnsafeBytes { FrameBuffer(copying: $0.baseAddress!, count: max(1, $0.count)) } }
         header = format == .h264 ? H264AccessUnit(frames[0]).parameterSets : []
+        keyframes = frames.map { format != .h264 || H264AccessUnit($0).isKeyframe }
     }
 
     /// The test camera asked for by `--camera`: `test` (YUYV), `test:mjpeg` or
@@ -77,7 +81,7 @@ public final class TestPatternCamera: CompressedVideoSource {
     public func start(into queue: CaptureQueue) throws {
         let format = videoFormat
         let painter = loop.isEmpty ? TestPatternPainter(width: format.width, height: format.height) : nil
-        let loop = self.loop
+        let loop = self.loop, keyframes = self.keyframes
         // The clock starts now, not when the thread first runs: like a device that is
         // already capturing, a late thread catches up instead of starting late.
         let start = MonotonicClock.now()
@@ -96,7 +100,8 @@ public final class TestPatternCamera: CompressedVideoSource {
                 } else {
                     let buffer = loop[Int(sequence % UInt64(loop.count))]
                     frame = VideoFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
-                                       buffer: buffer, byteCount: buffer.count, strides: [0], captureTime: due, sequence: sequence)
+                                       buffer: buffer, byteCount: buffer.count, strides: [0], captureTime: due, sequence: sequence,
+                                       isKeyframe: keyframes[Int(sequence % UInt64(loop.count))])
                 }
                 queue.push(.video(frame))
                 sequence += 1

@@ -256,19 +256,19 @@ public final class V4L2Camera: CompressedVideoSource {
             let used = Int(buffer.bytesused)
             let corrupt = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
             let mapped = buffers[Int(buffer.index)]
-            var verdict = KeyframeGate.Verdict.deliver
+            var verdict = KeyframeGate.Verdict.deliver(byteCount: min(used, mapped.length), isKeyframe: true)
             if !corrupt, videoFormat.pixelFormat.isCompressed {
                 verdict = gate.admit(mapped.start, byteCount: min(used, mapped.length))
             }
             if case .refuse(let reason) = verdict {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: reason)
             }
-            if !corrupt, verdict == .deliver {
-                let copy = pool.buffer(copying: mapped.start, count: min(used, mapped.length))
+            if !corrupt, case .deliver(let byteCount, let isKeyframe) = verdict {
+                let copy = pool.buffer(copying: mapped.start, count: byteCount)
                 queue.push(.video(VideoFrame(
                     pixelFormat: videoFormat.pixelFormat, width: videoFormat.width, height: videoFormat.height,
                     buffer: copy, byteCount: copy.count, strides: strides, captureTime: captureTime,
-                    sequence: UInt64(buffer.sequence))))
+                    sequence: UInt64(buffer.sequence), isKeyframe: isKeyframe)))
             }
             var requeue = v4l2_buffer()
             requeue.index = buffer.index

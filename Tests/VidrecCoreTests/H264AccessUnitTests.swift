@@ -36,9 +36,36 @@ import VidrecMedia
     }
 
     @Test func bytesWithoutStartCodesHoldNoUnits() {
-        #expect(H264AccessUnit([0x12, 0x34, 0x56]).units.isEmpty)
-        #expect(H264AccessUnit([]).units.isEmpty)
-        #expect(H264AccessUnit([0, 0, 1]).units.isEmpty)
+        for bytes: [UInt8] in [[0x12, 0x34, 0x56], [], [0, 0, 1]] {
+            let unit = H264AccessUnit(bytes)
+            #expect(unit.units.isEmpty && !unit.hasPicture && unit.byteCount == 0)
+        }
+    }
+
+    /// v4l2loopback reports a buffer written before the reader asked for buffers as
+    /// wholly used: the frame, then the rest of older frames, then what the memory held.
+    @Test func whatFollowsTheFirstPictureIsNotPartOfIt() {
+        let frame = Self.annexB([Self.sps, Self.pps, Self.idr])
+        for tail in [Self.annexB([Self.p, Self.p]) + [0x12, 0, 0],
+                     Self.annexB([[0x09, 0xF0], Self.b]),
+                     Self.annexB([Self.sps, Self.pps, Self.idr]),
+                     [UInt8](repeating: 0, count: 4096),
+                     Self.annexB([[0xE5, 0x11], Self.p]),
+                     Self.annexB([[0x00, 0x11]])] {
+            let unit = H264AccessUnit(frame + tail)
+            #expect(unit.byteCount == frame.count, "tail \(tail.prefix(8))")
+            #expect(unit.units.map(\.type) == [7, 8, 5])
+            #expect(unit.isKeyframe && unit.hasPicture && !unit.hasBSlices)
+        }
+    }
+
+    @Test func aPictureInSeveralSlicesIsOneAccessUnit() {
+        /// A second slice of the same picture: first_mb_in_slice 40 (`00000101001`).
+        let secondSlice: [UInt8] = [0x65, 0x05, 0x28, 0x84]
+        let bytes = Self.annexB([Self.sps, Self.pps, Self.idr, secondSlice, [0x0A]])
+        let unit = H264AccessUnit(bytes)
+        #expect(unit.units.map(\.type) == [7, 8, 5, 5, 10])
+        #expect(unit.byteCount == bytes.count)
     }
 
     @Test func theGateHoldsFramesUntilTheFirstKeyframeAndKeepsItsHeader() throws {
@@ -48,9 +75,13 @@ import VidrecMedia
         #expect(throws: DeviceError.self) { try gate.header(timeout: 0.01, device: "camera /dev/video9") }
         // Parameter sets sent on their own before the keyframe count for it.
         #expect(admit(Self.annexB([Self.sps, Self.pps])) == .hold)
-        #expect(admit(Self.annexB([Self.idr])) == .deliver)
-        #expect(admit(Self.annexB([Self.p])) == .deliver)
-        #expect(gate.heldFrames == 2)
+        let idr = Self.annexB([Self.idr])
+        #expect(admit(idr + Self.annexB([Self.p])) == .deliver(byteCount: idr.count, isKeyframe: true))
+        #expect(admit(Self.annexB([Self.p])) == .deliver(byteCount: 4 + Self.p.count, isKeyframe: false))
+        // A buffer with no picture is not a frame.
+        #expect(admit(Self.annexB([Self.sps, Self.pps])) == .hold)
+        #expect(admit([0x12, 0x34]) == .hold)
+        #expect(gate.heldFrames == 4)
         #expect(try gate.header(timeout: 0, device: "camera") == [0, 0, 0, 1] + Self.sps + [0, 0, 0, 1] + Self.pps)
         if case .refuse(let reason) = admit(Self.annexB([Self.b])) {
             #expect(reason.contains("--video encode"))
@@ -61,7 +92,7 @@ import VidrecMedia
 
     @Test func jpegFramesPassTheGateAtOnce() throws {
         let gate = KeyframeGate(format: .mjpeg)
-        #expect([UInt8]([0xFF, 0xD8]).withUnsafeBytes { gate.admit($0.baseAddress!, byteCount: 2) } == .deliver)
+        #expect([UInt8]([0xFF, 0xD8]).withUnsafeBytes { gate.admit($0.baseAddress!, byteCount: 2) } == .deliver(byteCount: 2, isKeyframe: true))
         #expect(try gate.header(timeout: 0, device: "camera").isEmpty)
     }
 }

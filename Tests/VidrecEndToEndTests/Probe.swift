@@ -23,7 +23,7 @@ enum Probe {
         if let environment { process.environment = environment }
         let out = Pipe()
         let errors = NSTemporaryDirectory() + "probe-\(UUID().uuidString).err"
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
         defer { unlink(errors) }
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: errors)
