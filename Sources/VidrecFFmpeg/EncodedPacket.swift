@@ -18,14 +18,18 @@ public final class EncodedPacket: @unchecked Sendable {
     /// The segment of a movie cut into files (``SegmentPlan``) the packet belongs to; 0
     /// when it is not cut.
     public let segment: Int
+    /// The frame slot where that segment starts: the plan's, or for a copied stream the
+    /// camera's first keyframe at or after it. 0 when the movie is not cut.
+    public let segmentStart: Int64
     let pointer: UnsafeMutablePointer<AVPacket>
 
     /// Takes a new reference to `packet`'s data and properties.
     ///
     /// The corresponding C function is `av_packet_clone`.
-    init(_ packet: UnsafePointer<AVPacket>, stream: EncodedStream, segment: Int = 0) throws(FFmpegError) {
+    init(_ packet: UnsafePointer<AVPacket>, stream: EncodedStream, segment: Int = 0, segmentStart: Int64 = 0) throws(FFmpegError) {
         self.stream = stream
         self.segment = segment
+        self.segmentStart = segmentStart
         pointer = try allocated(av_packet_clone(packet), "av_packet_clone", stream.encoderName)
         isKeyframe = stream.kind == .audio || pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
         size = Int(pointer.pointee.size)

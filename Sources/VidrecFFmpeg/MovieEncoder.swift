@@ -31,8 +31,15 @@ public final class MovieEncoder: CaptureOutput {
     public private(set) var segments: SegmentPlan?
     private var videoSegment = 0
     private var audioSegment = 0
+    /// The frame slot where the audio's segment starts.
+    private var audioSegmentStart: Int64 = 0
     /// Audio samples appended so far (at the encoder's rate, which is the source's).
     private var audioSamples: Int64 = 0
+    /// A copied stream cut into segments: audio that may still belong to the next segment
+    /// (the camera's keyframe that starts it has not come), in order; and the cuts the
+    /// copied video made that the audio has not reached (segment, first slot).
+    private var pendingAudio: [AudioChunk] = []
+    private var audioCuts: [(segment: Int, start: Int64)] = []
     private let packetOwner: OwnedPacket
     private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
     private var connections: [PacketConnection] = []
@@ -78,10 +85,14 @@ public final class MovieEncoder: CaptureOutput {
     /// audio on the sample of that instant (a fresh audio encoder for the next one), so
     /// that the segments played back to back are the continuous recording. Packets carry
     /// their segment (``EncodedPacket/segment``). Call before the first append.
+    ///
+    /// A copied stream is cut at the camera's first keyframe at or after each of the
+    /// plan's boundaries (``VideoStreamCopier/cut(into:)``); the audio waits for that
+    /// keyframe and is cut on its instant.
     public func cut(into plan: SegmentPlan) {
         precondition(!started, "cut the movie before encoding")
-        precondition(copier == nil, "a copied stream is not cut")
         segments = plan
+        copier?.cut(into: plan)
     }
 
     /// Encodes for a movie file at `path`, as `vidrec start` records: the encoder with one
@@ -118,22 +129,33 @@ public final class MovieEncoder: CaptureOutput {
     /// each segment to the file `sink` opens for it.
     ///
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
-    public static func segmentedRecording(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> MovieEncoder {
-        let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader)
+    /// - Parameter requestKeyframe: for a copied H.264 stream, asks the camera for a keyframe.
+    public static func segmentedRecording(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
+                                          requestKeyframe: @escaping () -> Void = {}) throws -> MovieEncoder {
+        let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader,
+                                       requestKeyframe: requestKeyframe)
         encoder.cut(into: plan)
+        // A copied segment runs on to the camera's next keyframe.
         let output = SegmentedFileOutput(container: settings.container, streams: encoder.streams, plan: plan,
-                                         frameRate: settings.video.frameRate, sampleRate: settings.audio?.sampleRate, sink: sink)
+                                         frameRate: settings.video.frameRate, sampleRate: settings.audio?.sampleRate, sink: sink,
+                                         indexSlackSeconds: settings.video.copied == nil ? 0 : MovieEncoder.copiedSegmentSlackSeconds)
         encoder.connect(output, policy: .movieFile, threadName: "vidrec.file")
         return encoder
     }
 
+    /// How much longer than planned a copied segment's index has room for: the camera's
+    /// keyframes may come this much after a boundary.
+    public static let copiedSegmentSlackSeconds = 10.0
+
     /// Encodes a recording that waits for triggers (`--pre`, `--post`): one essential
     /// ``EventFileOutput``, whose ``EventFileOutput/trigger()`` starts or extends an event.
     ///
+    /// - Parameter requestKeyframe: for a copied H.264 stream, asks the camera for a keyframe.
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
-    public static func eventRecording(settings: MovieSettings, pre: Double, post: Double,
-                                      sink: any SegmentSink) throws -> (encoder: MovieEncoder, events: EventFileOutput) {
-        let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader)
+    public static func eventRecording(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink,
+                                      requestKeyframe: @escaping () -> Void = {}) throws -> (encoder: MovieEncoder, events: EventFileOutput) {
+        let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader,
+                                       requestKeyframe: requestKeyframe)
         let events = EventFileOutput(container: settings.container, streams: encoder.streams, pre: pre, post: post, sink: sink)
         encoder.connect(events, policy: .movieFile, threadName: "vidrec.file")
         return (encoder, events)
@@ -183,6 +205,13 @@ public final class MovieEncoder: CaptureOutput {
         try startIfNeeded()
         if let copier {
             if let packet = try copier.append(frame, slot: frameIndex) { try send(packet) }
+            if segments != nil {
+                if copier.segment != videoSegment {
+                    videoSegment = copier.segment
+                    audioCuts.append((copier.segment, copier.segmentStart))
+                }
+                try releaseAudio(upTo: copier.cutsDecidedUntil)
+            }
             return
         }
         guard let video else { return }
@@ -202,6 +231,11 @@ public final class MovieEncoder: CaptureOutput {
     public func appendAudio(_ chunk: AudioChunk) throws {
         try startIfNeeded()
         guard var encoder = audio, let settings = audioSettings else { return }
+        if let copier, segments != nil {
+            pendingAudio.append(chunk)
+            try releaseAudio(upTo: copier.cutsDecidedUntil)
+            return
+        }
         var rest = chunk
         if let segments {
             // Each segment's audio ends on the sample where the next segment's video
@@ -214,17 +248,54 @@ public final class MovieEncoder: CaptureOutput {
                     try encoder.append(rest.slice(0..<Int(room))) { try encode(encoder, $0) }
                     audioSamples += room
                 }
-                try encoder.drain { try encode(encoder, $0) }
-                try encode(encoder, nil)
-                audioSegment += 1
-                encoder = try AudioStreamEncoder(settings: settings, globalHeader: globalHeader, firstSample: audioSamples)
-                audio = encoder
+                encoder = try startAudioSegment(audioSegment + 1, at: segments.start(ofSegment: audioSegment + 1))
                 rest = rest.slice(Int(room)..<rest.frameCount)
             }
         }
         guard rest.frameCount > 0 else { return }
         try encoder.append(rest) { try encode(encoder, $0) }
         audioSamples += Int64(rest.frameCount)
+    }
+
+    /// Ends the audio's segment (drains its encoder) and starts segment `segment` at
+    /// frame slot `start` with a new encoder, which it returns.
+    private func startAudioSegment(_ segment: Int, at start: Int64) throws -> AudioStreamEncoder {
+        guard let encoder = audio, let settings = audioSettings else { preconditionFailure("no audio to cut") }
+        try encoder.drain { try encode(encoder, $0) }
+        try encode(encoder, nil)
+        audioSegment = segment
+        audioSegmentStart = start
+        let next = try AudioStreamEncoder(settings: settings, globalHeader: globalHeader, firstSample: audioSamples)
+        audio = next
+        return next
+    }
+
+    /// A copied stream cut into segments: encodes the held audio up to each cut the video
+    /// made, cuts it there, and encodes the rest up to frame slot `decided` (where no cut
+    /// can come any more), keeping what lies after.
+    private func releaseAudio(upTo decided: Int64) throws {
+        guard var encoder = audio, let settings = audioSettings else { return }
+        func sample(_ slot: Int64) -> Int64 {
+            slot == .max ? .max : SegmentPlan.audioSample(atSlot: slot, sampleRate: settings.sampleRate, frameRate: frameRate)
+        }
+        while true {
+            let limit = audioCuts.first.map { sample($0.start) } ?? sample(decided)
+            while let chunk = pendingAudio.first, audioSamples < limit {
+                let room = limit - audioSamples
+                let part = room >= Int64(chunk.frameCount) ? chunk : chunk.slice(0..<Int(room))
+                try encoder.append(part) { try encode(encoder, $0) }
+                audioSamples += Int64(part.frameCount)
+                if part.frameCount == chunk.frameCount {
+                    pendingAudio.removeFirst()
+                } else {
+                    pendingAudio[0] = chunk.slice(part.frameCount..<chunk.frameCount)
+                }
+            }
+            // The audio has not reached the next cut yet: it waits for more.
+            guard let cut = audioCuts.first, audioSamples == limit else { return }
+            audioCuts.removeFirst()
+            encoder = try startAudioSegment(cut.segment, at: cut.start)
+        }
     }
 
     /// Flushes the encoders, then finishes every output and waits for them.
@@ -238,6 +309,7 @@ public final class MovieEncoder: CaptureOutput {
         do {
             if let video { try encode(video, nil) }
             if let packet = try copier?.finish() { try send(packet) }
+            if copier != nil, segments != nil { try releaseAudio(upTo: .max) }
             if let audio {
                 try audio.drain { try encode(audio, $0) }
                 try encode(audio, nil)
@@ -284,11 +356,16 @@ public final class MovieEncoder: CaptureOutput {
             if received == cffmpeg_averror_eagain() || received == cffmpeg_averror_eof() { break }
             try check(received, "avcodec_receive_packet", encoder.name)
             if packet.pointee.duration == 0 { packet.pointee.duration = encoder.defaultPacketDuration }
-            var segment = 0
+            var segment = 0, segmentStart: Int64 = 0
             if let segments {
-                segment = encoder === video ? segments.segment(ofFrame: packet.pointee.pts) : audioSegment
+                if encoder === video {
+                    segment = segments.segment(ofFrame: packet.pointee.pts)
+                    segmentStart = segments.start(ofSegment: segment)
+                } else {
+                    (segment, segmentStart) = (audioSegment, audioSegmentStart)
+                }
             }
-            let encoded = try EncodedPacket(packet, stream: encoder.stream, segment: segment)
+            let encoded = try EncodedPacket(packet, stream: encoder.stream, segment: segment, segmentStart: segmentStart)
             av_packet_unref(packet)
             for connection in connections { connection.send(encoded) }
         }

@@ -7,7 +7,8 @@ import VidrecMedia
 /// starting at time 0 and playable on its own.
 ///
 /// The encoder cuts the streams (``MovieEncoder/cut(into:)``); this output only follows
-/// each packet's ``EncodedPacket/segment``. Video packets come in decoding order and a
+/// each packet's ``EncodedPacket/segment`` and ``EncodedPacket/segmentStart`` (a copied
+/// stream's segments start at the camera's keyframes, after the plan's boundaries). Video packets come in decoding order and a
 /// segment starts with an IDR picture, so every packet of a segment comes before the
 /// next segment's first; audio is drained at the cut, so it does too. A segment's file
 /// may therefore open before the previous one closes (the encoder holds video back
@@ -19,6 +20,7 @@ public final class SegmentedFileOutput: PacketOutput {
     private let frameRate: Rational
     private let sampleRate: Int?
     private let sink: any SegmentSink
+    private let indexSlackSeconds: Double
     private var open: [Int: (file: MovieFileOutput, path: String)] = [:]
     /// The newest segment each stream has reached.
     private var reached: [MediaKind: Int] = [:]
@@ -36,8 +38,11 @@ public final class SegmentedFileOutput: PacketOutput {
     ///   - plan: where the encoder cuts.
     ///   - frameRate: the movie's frame rate; `sampleRate`: its audio's, if it has audio.
     ///   - sink: where each segment goes.
+    ///   - indexSlackSeconds: how much longer than the plan's length a segment may run
+    ///     (a copied stream's, up to the camera's next keyframe), for its index's room.
     public init(container: Container, streams: [EncodedStream], plan: SegmentPlan, frameRate: Rational,
-                sampleRate: Int?, sink: any SegmentSink) {
+                sampleRate: Int?, sink: any SegmentSink, indexSlackSeconds: Double = 0) {
+        self.indexSlackSeconds = indexSlackSeconds
         self.container = container
         self.streams = streams
         self.plan = plan
@@ -51,9 +56,9 @@ public final class SegmentedFileOutput: PacketOutput {
     public func write(_ packet: EncodedPacket) throws {
         let segment = packet.segment
         reached[packet.kind] = max(reached[packet.kind] ?? 0, segment)
-        let file = try file(for: segment)
-        let offset = packet.kind == .video ? plan.start(ofSegment: segment)
-            : plan.audioStart(ofSegment: segment, sampleRate: sampleRate ?? 1, frameRate: frameRate)
+        let file = try file(for: segment, startingAt: packet.segmentStart)
+        let offset = packet.kind == .video ? packet.segmentStart
+            : SegmentPlan.audioSample(atSlot: packet.segmentStart, sampleRate: sampleRate ?? 1, frameRate: frameRate)
         try file.write(packet, shiftedBack: offset)
         // Every stream past a segment: it is complete.
         let done = streams.map { reached[$0.kind] ?? 0 }.min() ?? 0
@@ -70,13 +75,14 @@ public final class SegmentedFileOutput: PacketOutput {
         if let firstFailure { throw firstFailure }
     }
 
-    private func file(for segment: Int) throws -> MovieFileOutput {
+    private func file(for segment: Int, startingAt start: Int64) throws -> MovieFileOutput {
         if let open = open[segment] { return open.file }
-        let seconds = (Rational(plan.start(ofSegment: segment)) * frameRate.reciprocal).doubleValue
+        let seconds = (Rational(start) * frameRate.reciprocal).doubleValue
         let (path, metadata) = try sink.openSegment(segment, startingAt: seconds)
         let length = segment == 0 ? plan.firstLength : plan.length
         let file = try MovieFileOutput(path: path, container: container, streams: streams,
-                                       indexSeconds: (Rational(length) * frameRate.reciprocal).doubleValue, metadata: metadata)
+                                       indexSeconds: (Rational(length) * frameRate.reciprocal).doubleValue + indexSlackSeconds,
+                                       metadata: metadata)
         open[segment] = (file, path)
         return file
     }

@@ -15,6 +15,10 @@ import VidrecMedia
 /// the timeline left one out) breaks every picture up to the next keyframe: those are
 /// left out (counted in ``leftOutFrames``), the picture before stays on screen, and the
 /// camera is asked for a keyframe at once.
+///
+/// A movie cut into segments (``cut(into:)``) is cut where the camera's frames allow: a
+/// segment starts at the first keyframe at or after each of the plan's boundaries (every
+/// JPEG frame is one; for H.264 the camera is asked for one as the boundary comes).
 final class VideoStreamCopier {
     let stream: EncodedStream
     let name: String
@@ -25,8 +29,17 @@ final class VideoStreamCopier {
     private let requestKeyframe: () -> Void
     private let packetOwner: OwnedPacket
     private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
-    /// The packet waiting for its duration: its slot, and the frame it came from.
-    private var held: (slot: Int64, sequence: UInt64, captureTime: Int64)?
+    /// The packet waiting for its duration: its slot, the frame it came from, and its
+    /// segment with that segment's first slot.
+    private var held: (slot: Int64, sequence: UInt64, captureTime: Int64, segment: Int, segmentStart: Int64)?
+    /// Where the movie is cut, if it is.
+    private var plan: SegmentPlan?
+    /// The segment of the newest frame, and the slot where it starts.
+    private(set) var segment = 0
+    private(set) var segmentStart: Int64 = 0
+    /// The plan's next boundary: the next segment starts at the first keyframe from here.
+    private var nextBoundary = Int64.max
+    private var askedForCut = false
     /// The last slot a frame (or a repeat of one) was given.
     private var lastSlot: Int64 = -1
     private var lastSequence: UInt64?
@@ -68,6 +81,17 @@ final class VideoStreamCopier {
         stream.rotation = settings.rotation
     }
 
+    /// Cuts the copied stream as `plan` says, on the camera's keyframes. Call before the
+    /// first frame.
+    func cut(into plan: SegmentPlan) {
+        self.plan = plan
+        nextBoundary = plan.boundary(after: 0)
+    }
+
+    /// The slot up to which no new segment can start any more: the plan's next boundary,
+    /// or the slot after the newest frame if that is later (no keyframe came before it).
+    var cutsDecidedUntil: Int64 { max(nextBoundary, lastSlot + 1) }
+
     /// Takes the frame for `slot`.
     ///
     /// - Returns: the packet before it, now that its duration is known; `nil` when none
@@ -89,13 +113,26 @@ final class VideoStreamCopier {
                 waitingForKeyframe = false
             }
         }
+        if let plan {
+            // Ask for a keyframe a frame before the boundary; cut at the first one from it.
+            if format == .h264, !askedForCut, slot >= nextBoundary - 1 {
+                requestKeyframe()
+                askedForCut = true
+            }
+            if isKeyframe, slot >= nextBoundary {
+                segment += 1
+                segmentStart = slot
+                nextBoundary = plan.boundary(after: slot)
+                askedForCut = false
+            }
+        }
         let completed = try complete(endingAt: slot)
         try check(av_new_packet(packet, Int32(clamping: frame.byteCount)), "av_new_packet", name)
         packet.pointee.data.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: frame.byteCount)
         packet.pointee.pts = slot
         packet.pointee.dts = slot
         if isKeyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
-        held = (slot, frame.sequence, frame.captureTime)
+        held = (slot, frame.sequence, frame.captureTime, segment, segmentStart)
         return completed
     }
 
@@ -110,6 +147,6 @@ final class VideoStreamCopier {
         self.held = nil
         packet.pointee.duration = max(1, end - held.slot)
         defer { av_packet_unref(packet) }
-        return try EncodedPacket(packet, stream: stream)
+        return try EncodedPacket(packet, stream: stream, segment: held.segment, segmentStart: held.segmentStart)
     }
 }

@@ -24,9 +24,21 @@ public struct SegmentPlan: Sendable, Equatable {
         segment == 0 ? 0 : firstLength + Int64(segment - 1) * length
     }
 
+    /// The first boundary after frame slot `index`: where the segment after `index`'s
+    /// would start.
+    public func boundary(after index: Int64) -> Int64 {
+        start(ofSegment: segment(ofFrame: index) + 1)
+    }
+
     /// Where segment `segment` starts in audio samples at `sampleRate`, for a movie of
     /// `frameRate`: the same instant as its first frame, rounded to a sample.
     public func audioStart(ofSegment segment: Int, sampleRate: Int, frameRate: Rational) -> Int64 {
-        (Rational(start(ofSegment: segment)) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
+        SegmentPlan.audioSample(atSlot: start(ofSegment: segment), sampleRate: sampleRate, frameRate: frameRate)
+    }
+
+    /// The audio sample at `sampleRate` of the instant frame slot `slot` starts, in a
+    /// movie of `frameRate`, rounded to a sample.
+    public static func audioSample(atSlot slot: Int64, sampleRate: Int, frameRate: Rational) -> Int64 {
+        (Rational(slot) * frameRate.reciprocal * Rational(Int64(sampleRate))).rounded
     }
 }

@@ -95,5 +95,32 @@ extension KernelDriverTests {
                 #expect(keyframes.count >= 3, "the camera's keyframe every second: \(keyframes)")
             }
         }
+
+        /// `--segment` on the H.264 camera's copied stream: every segment starts at one of
+        /// the camera's keyframes (it has no control to force one, so the cut waits for
+        /// its own, one a second), and back to back they hold the camera's frames in order.
+        @Test func anH264CameraIsCopiedIntoSegmentsCutOnItsKeyframes() throws {
+            let camera = try LoopbackCamera(.h264)
+            let home = try Home()
+            let (_, err, _) = try Self.record(["--video", "copy", "--segment", "2"], home: home, seconds: 5)
+            withExtendedLifetime(camera) {}
+            #expect(err.contains("camera mode: 640x360 H264 15 fps → copied"), "\(err)")
+            let files = try home.pendingRows().compactMap { $0["file"] as? String }
+            #expect(files.count >= 2 && files.count <= 3, "\(files)\n\(err)")
+            var total = 0.0
+            for file in files {
+                let keyframes = try Probe.keyframePositions(file)
+                #expect(keyframes.first == 0, "\(file) starts at a keyframe: \(keyframes)")
+                total += try Probe.formatDuration(file)
+            }
+            #expect(abs(total - 5) <= 0.2, "the segments last \(total) s in all")
+            let list = home.path + "/segments.txt"
+            try files.map { "file '\($0)'" }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+            let joined = home.path + "/joined.mkv"
+            _ = try Probe.tool("ffmpeg", ["-v", "error", "-f", "concat", "-safe", "0", "-i", list, "-map", "0:v:0", "-c", "copy", joined])
+            let numbers = try Probe.frameNumbers(joined, width: Self.size.width, height: Self.size.height, everyPacket: true)
+            #expect(LoopbackCamera.missingFrames(numbers) != nil, "the camera's frames in order: \(numbers)")
+            try Self.expectColours(files[files.count - 1])
+        }
     }
 }

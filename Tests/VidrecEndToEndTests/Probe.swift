@@ -88,6 +88,23 @@ enum Probe {
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// How far the test microphone's 1 kHz tone (at 48 kHz) jumps across sample `cut` of
+    /// `samples`, in samples: its phase measured just before and just after, clear of
+    /// the AAC frames on either side (which an encoder cut there codes as a stream's end
+    /// and start). A sample missing or doubled at the cut makes it about 1.
+    static func toneJump(_ samples: [Int16], across cut: Int) -> Double {
+        let omega = 2 * Double.pi * 1000 / 48000
+        let phases = [(cut - 2880)..<(cut - 1920), (cut + 1024)..<(cut + 1984)].map { window in
+            var (sine, cosine) = (0.0, 0.0)
+            for i in window {
+                sine += Double(samples[i]) * sin(omega * Double(i))
+                cosine += Double(samples[i]) * cos(omega * Double(i))
+            }
+            return atan2(cosine, sine) / omega
+        }
+        return abs(phases[1] - phases[0])
+    }
+
     /// Frame `index` decoded to 8-bit grey, row by row.
     static func greyFrame(_ file: String, index: Int) throws -> [UInt8] {
         let data = try tool("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-vf", "select=eq(n\\,\(index))",

@@ -196,8 +196,6 @@ struct StartOptions {
     /// Why the camera's stream cannot be stored as it is with these options, if it cannot.
     var reasonNotToCopy: String? {
         if mirror { return "--mirror, which changes every picture" }
-        if segment != nil { return "--segment, which cuts where vidrec's own encoder puts keyframes" }
-        if events != nil { return "--pre/--post, which cut where vidrec's own encoder puts keyframes" }
         return nil
     }
 

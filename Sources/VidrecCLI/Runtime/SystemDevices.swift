@@ -153,33 +153,39 @@ final class SystemDevices: RecordingDevices, Sendable {
         return try ALSAMicrophone(name: name, sampleRate: audio.sampleRate, channels: audio.channels)
     }
 
+    /// `settings` with a copied stream's header, waiting for the camera's first keyframe
+    /// (the camera has started), and how to ask the camera for a keyframe.
+    private func withCopiedStream(_ settings: MovieSettings) throws -> (settings: MovieSettings, requestKeyframe: () -> Void) {
+        guard var copied = settings.video.copied, let camera = copiedCamera.withLock({ $0 }) else { return (settings, {}) }
+        let asked = MonotonicClock.now()
+        copied.header = try camera.streamHeader(timeout: Double(SystemDevices.keyframeTimeout))
+        let waited = Double(MonotonicClock.now() - asked) / 1e9
+        if waited >= 0.5 {
+            report("the camera's first keyframe came after \((waited * 10).rounded() / 10) s; the recording starts there")
+        }
+        var settings = settings
+        settings.video.copied = copied
+        return (settings, { camera.requestKeyframe() })
+    }
+
     func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
                          byteBudget: Int64?) throws -> any CaptureOutput {
-        var settings = settings
-        var requestKeyframe: () -> Void = {}
-        if var copied = settings.video.copied, let camera = copiedCamera.withLock({ $0 }) {
-            // The camera has started: its first keyframe brings the stream's header.
-            let asked = MonotonicClock.now()
-            copied.header = try camera.streamHeader(timeout: Double(SystemDevices.keyframeTimeout))
-            let waited = Double(MonotonicClock.now() - asked) / 1e9
-            if waited >= 0.5 {
-                report("the camera's first keyframe came after \((waited * 10).rounded() / 10) s; the recording starts there")
-            }
-            settings.video.copied = copied
-            requestKeyframe = { camera.requestKeyframe() }
-        }
+        let (settings, requestKeyframe) = try withCopiedStream(settings)
         return try MovieEncoder.recordingFile(path: path, settings: settings,
                                               indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
                                               maxBytes: byteBudget, live: live, requestKeyframe: requestKeyframe, report: report)
     }
 
     func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {
-        try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink)
+        let (settings, requestKeyframe) = try withCopiedStream(settings)
+        return try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink, requestKeyframe: requestKeyframe)
     }
 
     func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink) throws
         -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
-        let (encoder, events) = try MovieEncoder.eventRecording(settings: settings, pre: pre, post: post, sink: sink)
+        let (settings, requestKeyframe) = try withCopiedStream(settings)
+        let (encoder, events) = try MovieEncoder.eventRecording(settings: settings, pre: pre, post: post, sink: sink,
+                                                                requestKeyframe: requestKeyframe)
         return (encoder, { events.trigger() })
     }
 
