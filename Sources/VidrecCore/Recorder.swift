@@ -288,8 +288,11 @@ public final class Recorder: Sendable {
             // sidecar also says how the recording ended. Waiting for triggers that never
             // came leaves nothing.
             report.segments = segmented.closed
-            // The recording that waited for triggers leaves only its events.
-            if request.segment?.events != nil {
+            // The recording that waited for triggers leaves only its events; one stopped
+            // before its first frame, nothing.
+            report.nothingRecorded = report.segments.isEmpty && request.segment?.events == nil
+                && outcome.error == nil && outcome.videoFrames == 0
+            if request.segment?.events != nil || report.nothingRecorded {
                 store.abandon(entry)
                 withExtendedLifetime(lock) {}
             }
@@ -298,6 +301,14 @@ public final class Recorder: Sendable {
                 Recorder.describe(outcome, of: report, in: &sidecar)
                 try? store.write(sidecar)
             }
+            return report
+        }
+
+        // Stopped before the first frame: there is nothing to keep or save.
+        if outcome.error == nil, outcome.videoFrames == 0, outcome.duration == Rational(0) {
+            store.abandon(entry)
+            withExtendedLifetime(lock) {}
+            report.nothingRecorded = true
             return report
         }
 

@@ -19,6 +19,9 @@ public struct RecordingReport: Sendable {
     /// A continuous recording's segments (`--segment`), by pending ID, in order; each
     /// was reported as it closed (``SegmentRequest/closed``).
     public var segments: [String] = []
+    /// Whether the recording was stopped before its first frame: nothing was kept (its
+    /// pending entry is gone) and nothing saved.
+    public var nothingRecorded = false
 
     /// Whether the recording ended well and is whole: a limit or a stop, finalized.
     public var endedWell: Bool {

@@ -144,4 +144,17 @@ import VidrecMedia
         expectEveryFrame(written.frames, of: 50, dropped: report.outcome.droppedFrames + report.outcome.queueDroppedFrames)
         #expect(written.audio == 50 * 48000 / 30)
     }
+
+    @Test func aStopBeforeTheFirstFrameLeavesNothingPendingAndSavesNothing() throws {
+        // The camera delivers no frame at all; the stop comes as the recording starts.
+        let recorder = recorder(ScriptedDevices(frames: 0))
+        let save = SaveRequest(album: Album(path: albumPath))
+        let report = try recorder.record(request(max: nil, save: save)) { event in
+            if case .started = event { recorder.requestStop() }
+        }
+        #expect(report.nothingRecorded && report.outcome.videoFrames == 0 && report.outcome.error == nil)
+        #expect(report.savedPath == nil)
+        #expect(store.list().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
 }

@@ -204,6 +204,10 @@ struct StartCommand: VidrecCommand {
         }
         context.err("vidrec: \(outcome.reason.message): \(summary)\n")
         for lost in outcome.lostOutputs { context.err("vidrec: left behind: \(lost)\n") }
+        if result.nothingRecorded {
+            context.err("vidrec: stopped before the first frame; nothing was recorded\n")
+            return .success
+        }
         if options.events != nil, result.segments.isEmpty {
             context.err("vidrec: no trigger came; nothing was recorded\n")
             return .success
