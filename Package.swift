@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecMedia"]),
 
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
-        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecCore", "VidrecMedia"]),
+        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecMedia"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia", "CSystemShims"]),
     ],

@@ -1,4 +1,5 @@
 import CALSA
+import Foundation
 import Glibc
 import Synchronization
 import VidrecMedia
@@ -6,6 +7,12 @@ import VidrecMedia
 /// An ALSA capture device as a capture source. Periods of about 10 ms are read on the
 /// `vidrec.mic` thread; each is stamped on CLOCK_MONOTONIC from ALSA's own timestamp
 /// (`snd_pcm_htimestamp`, monotonic type), so it lines up with the camera's frames.
+///
+/// A sound server's PCM (PipeWire's or PulseAudio's plug-in, ``SoundServer``) is read
+/// in periods of the size the server works in (a power of two, 1024 frames at 48 kHz),
+/// and, since a plug-in's timestamp is only the time of the call, each period is dated
+/// from the time it is read and `snd_pcm_delay`, which counts the frames still in the
+/// server's graph and buffers: the samples are as old as that.
 ///
 /// An overrun (the process was held up and the device's buffer filled) is recovered
 /// with `snd_pcm_recover` and counted; the lost time shows as a gap in the timestamps,
@@ -21,6 +28,8 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
 
     private let handle: PCMHandle
     private let periodFrames: Int
+    /// The sound server the PCM goes through, if it does.
+    public let soundServer: SoundServer?
     private let worker = CaptureWorker()
     private let overrunCount = Atomic<Int>(0)
 
@@ -37,14 +46,23 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     ///
     /// - Throws: ``DeviceError`` naming the microphone and the fix, or an ALSA error
     ///   naming the call.
-    public init(name: String, sampleRate: Int, channels: Int) throws {
+    public init(name: String, sampleRate: Int, channels: Int,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         calsa_silence_errors()
         displayName = name
+        let server = SoundServer.behind(pcm: name)
+        soundServer = server
+        if let server, let reason = server.unreachableReason(environment: environment) {
+            throw DeviceError.soundServerUnreachable(name: name, server: server.name, reason: reason)
+        }
         var pcm: OpaquePointer?
         let opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
         guard opened == 0, let pcm else {
+            if let server {
+                throw DeviceError.soundServerUnreachable(name: name, server: server.name, reason: String(cString: snd_strerror(opened)))
+            }
             switch -opened {
-            case EBUSY: throw DeviceError.microphoneBusy(name: name)
+            case EBUSY: throw DeviceError.microphoneBusy(name: name, holder: CaptureDeviceHolder.holder(ofPCM: name))
             case EACCES, EPERM: throw DeviceError.permissionDenied(path: name, group: "audio")
             default:
                 let discovery = MicrophoneDiscovery()
@@ -71,8 +89,13 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         var rate = UInt32(sampleRate)
         var direction: Int32 = 0
         try alsaCheck(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction), "snd_pcm_hw_params_set_rate_near", name)
-        var periodTime: UInt32 = 10_000
-        try alsaCheck(snd_pcm_hw_params_set_period_time_near(pcm, hw, &periodTime, &direction), "snd_pcm_hw_params_set_period_time_near", name)
+        if server != nil {
+            var size = snd_pcm_uframes_t(ALSAMicrophone.serverPeriod(rate: Int(rate)))
+            try alsaCheck(snd_pcm_hw_params_set_period_size_near(pcm, hw, &size, &direction), "snd_pcm_hw_params_set_period_size_near", name)
+        } else {
+            var periodTime: UInt32 = 10_000
+            try alsaCheck(snd_pcm_hw_params_set_period_time_near(pcm, hw, &periodTime, &direction), "snd_pcm_hw_params_set_period_time_near", name)
+        }
         var bufferTime: UInt32 = 500_000
         try alsaCheck(snd_pcm_hw_params_set_buffer_time_near(pcm, hw, &bufferTime, &direction), "snd_pcm_hw_params_set_buffer_time_near", name)
         try alsaCheck(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params", name)
@@ -94,6 +117,13 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         audioFormat = AudioFormat(sampleFormat: format.1, sampleRate: Int(rate), channels: Int(channelCount))
     }
 
+    /// The period a sound server works in at `rate`: the power of two nearest to about
+    /// 21 ms (PipeWire's default quantum, 1024 frames at 48 kHz).
+    static func serverPeriod(rate: Int) -> Int {
+        let target = Double(rate) * 1024 / 48000
+        return 1 << Int(log2(max(target, 32)).rounded())
+    }
+
     public func start(into queue: CaptureQueue) throws {
         try alsaCheck(snd_pcm_prepare(handle.pcm), "snd_pcm_prepare", displayName)
         try alsaCheck(snd_pcm_start(handle.pcm), "snd_pcm_start", displayName)
@@ -110,6 +140,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
         let pcm = handle.pcm
         let format = audioFormat
+        let throughServer = soundServer != nil
         var idle: Int32 = 0
         // Where the next chunk starts when nothing was lost since the last read: the
         // samples of two reads with no overrun between them are contiguous.
@@ -142,7 +173,11 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             let now = MonotonicClock.now()
             let lasting = Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
             let captured: Int64
-            if snd_pcm_htimestamp(pcm, &avail, &stamp) == 0, stamp.tv_sec > 0 {
+            var delay: snd_pcm_sframes_t = 0
+            if throughServer, snd_pcm_delay(pcm, &delay) == 0, delay >= 0 {
+                // The newest frame read is `delay` frames old now.
+                captured = now - (Int64(delay) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)
+            } else if snd_pcm_htimestamp(pcm, &avail, &stamp) == 0, stamp.tv_sec > 0 {
                 let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
                 // At `at`, `avail` frames were waiting after the ones just read.
                 captured = at - (Int64(avail) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)

@@ -13,7 +13,11 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case permissionDenied(path: String, group: String)
     case busy(path: String)
     case microphoneNotFound(name: String, reason: String, available: [String])
-    case microphoneBusy(name: String)
+    /// `holder`: the program that has it open, as `name (pid N)`, where it can be found.
+    case microphoneBusy(name: String, holder: String?)
+    /// The microphone is a sound server's (`server`: PipeWire, PulseAudio), which this
+    /// process cannot reach, for `reason`.
+    case soundServerUnreachable(name: String, server: String, reason: String)
     case stopped(device: String, reason: String)
 
     /// What is wrong, naming the device; the command line adds what to do about it.
@@ -39,8 +43,10 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
             return "\(path) is in use by another program"
         case let .microphoneNotFound(name, reason, _):
             return "microphone '\(name)' not found (\(reason))"
-        case let .microphoneBusy(name):
-            return "microphone '\(name)' is in use by another program"
+        case let .microphoneBusy(name, holder):
+            return "microphone '\(name)' is in use by \(holder ?? "another program")"
+        case let .soundServerUnreachable(name, server, reason):
+            return "microphone '\(name)' goes through the \(server) sound server, which this process cannot reach (\(reason))"
         case let .stopped(device, reason):
             return "\(device) \(reason)"
         }

@@ -3,7 +3,8 @@ import Glibc
 import Testing
 
 /// Plays a sine into the loopback card's playback side (`hw:Loopback,0,0`) with aplay,
-/// so that vidrec captures it from `hw:Loopback,1,0`.
+/// so that vidrec captures it from `hw:Loopback,1,0`; or into device 1, to be captured
+/// from device 0 (where PipeWire's source for the card reads).
 final class TonePlayer {
     let process = Process()
     private var signaller: ChildSignal?
@@ -16,7 +17,7 @@ final class TonePlayer {
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "underrun").count - 1
     }
 
-    init(frequency: Int) throws {
+    init(frequency: Int, device: Int = 0) throws {
         // aplay with a one-second buffer, from a file made beforehand: a player that
         // underruns while the guest is busy encoding would put gaps into the "microphone".
         let wave = NSTemporaryDirectory() + "tone-\(frequency).wav"
@@ -25,7 +26,7 @@ final class TonePlayer {
                                           "-ac", "2", "-c:a", "pcm_s16le", wave])
         }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/aplay")
-        process.arguments = ["-D", "hw:Loopback,0,0", "--buffer-time=1000000", wave]
+        process.arguments = ["-D", "hw:Loopback,\(device),0", "--buffer-time=1000000", wave]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         FileManager.default.createFile(atPath: log, contents: nil)
@@ -34,7 +35,7 @@ final class TonePlayer {
         signaller = ChildSignal(process)
         // ALSA takes a while to read its configuration in the guest: wait for RUNNING.
         let running = Poll.until { () -> Bool? in
-            let status = try? String(contentsOfFile: "/proc/asound/card0/pcm0p/sub0/status", encoding: .utf8)
+            let status = try? String(contentsOfFile: "/proc/asound/card0/pcm\(device)p/sub0/status", encoding: .utf8)
             return status?.contains("RUNNING") == true ? true : nil
         }
         if running == nil { Issue.record("the tone player never started") }

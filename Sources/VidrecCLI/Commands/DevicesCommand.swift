@@ -20,6 +20,7 @@ struct DevicesCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let cameras = CameraDiscovery().cameras()
         let microphones = MicrophoneDiscovery().microphones()
+        let server = SoundServerSource.find(environment: ProcessInfo.processInfo.environment)
         if json {
             let object: [String: Any] = [
                 "cameras": cameras.enumerated().map { index, camera in [
@@ -35,6 +36,7 @@ struct DevicesCommand: VidrecCommand {
                     "rates": mic.rates.map { [$0.lowerBound, $0.upperBound] } as Any,
                     "channels": mic.channels.map { [$0.lowerBound, $0.upperBound] } as Any,
                 ] as [String: Any] },
+                "soundServer": server.map { ["name": $0.server.name, "mic": $0.pcm, "problem": $0.problem as Any] as [String: Any] } as Any,
             ]
             try context.printJSON(object)
             return .success
@@ -66,6 +68,14 @@ struct DevicesCommand: VidrecCommand {
             let rates = mic.rates.map { "\($0.lowerBound)–\($0.upperBound) Hz" } ?? "busy"
             let channels = mic.channels.map { "\($0.lowerBound)–\($0.upperBound) ch" } ?? ""
             context.out("  \(index): \(mic.name)  \(mic.card): \(mic.device)  \(rates) \(channels)\n")
+        }
+        if let server {
+            context.out("Sound server:\n")
+            if let problem = server.problem {
+                context.out("  \(server.server.name) (--mic \(server.pcm) goes through it): not reachable: \(problem); record from a card above\n")
+            } else {
+                context.out("  \(server.server.name): --mic \(server.pcm) records from its default source (the desktop's sound settings choose it)\n")
+            }
         }
         return .success
     }

@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A desktop's sound server in the VM: udevd (which marks the loopback card initialized,
+/// as PipeWire's ALSA monitor requires), a D-Bus session bus, PipeWire and WirePlumber,
+/// all in a runtime folder of their own, as a user session has. WirePlumber makes a
+/// source of the loopback card's device 0 (`alsa_input.platform-snd_aloop.0…`), which
+/// ALSA's `default` (pipewire-alsa) records from once ``environment`` is set.
+/// Everything is stopped at deinit. In the VM only.
+final class PipeWireSession {
+    /// `XDG_RUNTIME_DIR` (and the D-Bus address) for a process of the session.
+    let environment: [String: String]
+    private let folder: String
+    private var children: [(Process, ChildSignal)] = []
+
+    init() throws {
+        folder = "/run/tmp/pipewire-session-\(UUID().uuidString)"
+        let config = folder + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/wireplumber/bluetooth.lua.d", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        chmod(folder, 0o700)
+        // No Bluetooth: its monitor needs systemd-logind, which the VM does not run.
+        try "bluez_monitor.enabled = false\n".write(toFile: config + "/wireplumber/bluetooth.lua.d/51-no-bluetooth.lua",
+                                                    atomically: true, encoding: .utf8)
+        let bus = "unix:path=\(folder)/bus"
+        environment = ["XDG_RUNTIME_DIR": folder, "DBUS_SESSION_BUS_ADDRESS": bus]
+        let own = ["HOME": folder, "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": folder + "/state", "PATH": "/usr/bin:/bin",
+                   "SYSTEMD_IGNORE_CHROOT": "1"].merging(environment) { $1 }
+        if !FileManager.default.fileExists(atPath: "/run/udev/control") {
+            try start("/lib/systemd/systemd-udevd", ["--daemon"], own)
+            try #require(Poll.until(timeout: 60) { FileManager.default.fileExists(atPath: "/run/udev/control") ? true : nil } == true,
+                         "udevd never started")
+        }
+        // The VM's root is not the init process's: without SYSTEMD_IGNORE_CHROOT, udevadm
+        // takes itself to be in a chroot and does nothing.
+        _ = try Self.tool("/usr/bin/udevadm", ["trigger", "--action=add", "--subsystem-match=sound"], own)
+        _ = try Self.tool("/usr/bin/udevadm", ["settle"], own)
+        try start("/usr/bin/dbus-daemon", ["--session", "--address=\(bus)", "--nofork", "--nopidfile"], own)
+        try #require(Poll.until(timeout: 60) { FileManager.default.fileExists(atPath: folder + "/bus") ? true : nil } == true,
+                     "the session bus never started")
+        try start("/usr/bin/pipewire", [], own)
+        try #require(Poll.until(timeout: 60) { FileManager.default.fileExists(atPath: folder + "/pipewire-0") ? true : nil } == true,
+                     "PipeWire never made its socket")
+        try start("/usr/bin/wireplumber", [], own)
+        let source = Poll.until(timeout: 60) { () -> Bool? in
+            let nodes = (try? Self.tool("/usr/bin/pw-cli", ["ls", "Node"], own)) ?? ""
+            return nodes.contains("alsa_input.platform-snd_aloop") ? true : nil
+        }
+        try #require(source == true, "WirePlumber made no source of the loopback card")
+    }
+
+    deinit {
+        // Newest first: WirePlumber, PipeWire, the bus (udevd stays for the next session).
+        for (process, signal) in children.reversed() {
+            signal.send(SIGTERM)
+            if Poll.until(timeout: 10, { process.isRunning ? nil : true }) == nil { signal.send(SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private func start(_ path: String, _ arguments: [String], _ environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // udevd daemonizes itself and is left running; the others are stopped at deinit.
+        if path.hasSuffix("udevd") { return }
+        children.append((process, ChildSignal(process)))
+    }
+
+    /// Runs a tool of the session; its standard output, or `nil` when it failed.
+    private static func tool(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? text : nil
+    }
+}
