@@ -34,6 +34,28 @@ extension EndToEndTests {
             #expect(abs(audio - 3 * 48_000) <= 2048, "\(audio) samples")
         }
 
+        /// A camera's own H.264, copied (`--video copy`), goes to the server as it goes
+        /// into the file: the camera's packets, the camera's profile.
+        @Test func aCopiedCameraStreamIsPublishedAsTheFileHasIt() throws {
+            try #require(RTMPServer.isInstalled, "nginx and its RTMP module are missing: run scripts/install-deps")
+            let home = try Home()
+            let server = try RTMPServer(folder: home.path + "/nginx")
+            let url = server.url("cam")
+            let result = try VidrecProcess.run(["start", "--camera", "test:h264", "--mic", "test", "--quality", "low", "--video", "copy",
+                                                "--max", "3", "--live", url], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("→ copied"), "\(result.err)")
+            #expect(result.err.contains("vidrec: live stream \(url): sent 3.0 s of video\n"), "\(result.err)")
+            server.stop()
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let received = try #require(server.recordings.first, "nginx recorded nothing")
+            #expect(try Probe.videoProfile(received).contains("Baseline"), "the camera's own stream")
+            let sent = try Self.packetSizes(file, stream: "v")
+            #expect(sent.count == 45)
+            #expect(try Self.packetSizes(received, stream: "v") == sent)
+            #expect(try Probe.decodedFrameCount(received) == 45)
+        }
+
         @Test func theFileLosesNothingWhenTheServerDiesAndTheStreamResumesWhenItReturns() throws {
             try #require(RTMPServer.isInstalled, "nginx and its RTMP module are missing: run scripts/install-deps")
             let home = try Home()
