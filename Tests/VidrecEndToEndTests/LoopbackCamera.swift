@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// A camera that sends what real webcams send and vivid does not: MJPEG or H.264. It is
+/// A camera that sends what real webcams send and vivid does not: MJPEG or H.264, or
+/// only 8-bit raw Bayer (RGGB), as a sensor's receiver node does. It is
 /// v4l2loopback (built by `vm/run` for the VM's kernel) at `/dev/video40`, fed by
 /// ffmpeg's V4L2 output at 640x360, 15 fps, in real time (`-re`), from a loop of
 /// 300 numbered pictures: the left half red, the right half blue, and the frame's
@@ -12,6 +13,8 @@ import Testing
 final class LoopbackCamera {
     enum Kind: String {
         case mjpeg, h264
+        /// 8-bit RGGB Bayer, the only Bayer depth v4l2loopback 0.12.7 offers.
+        case bayer
     }
 
     static let device = "/dev/video40"
@@ -30,6 +33,9 @@ final class LoopbackCamera {
         switch kind {
         case .mjpeg:
             feeder.arguments = ["-v", "error", "-re", "-stream_loop", "-1", "-i", try Self.feed(kind), "-c", "copy"]
+        case .bayer:
+            feeder.arguments = ["-v", "error", "-re", "-stream_loop", "-1", "-f", "rawvideo", "-pix_fmt", "bayer_rggb8",
+                                "-video_size", "\(Self.width)x\(Self.height)", "-framerate", "\(Self.rate)", "-i", try Self.feed(kind), "-c", "copy"]
         case .h264:
             feeder.arguments = ["-v", "error", "-re", "-stream_loop", "-1", "-i", try Self.feed(kind), "-c", "copy",
                                 "-bsf:v", "h264_mp4toannexb"]
@@ -69,19 +75,22 @@ final class LoopbackCamera {
         return missing
     }
 
+    /// A 16x16 picture scaled up without smoothing: rows 0-14 red | blue, row 15 the
+    /// frame number's 16 bits, most significant first, white for 1. (X counts the
+    /// samples of the plane being made: X/SW is the column in luma samples.)
+    static let picture = "color=c=black:s=16x16:r=\(rate),"
+        + #"geq=lum='if(eq(Y\,15)\,255*mod(floor(N/pow(2\,15-X))\,2)\,if(lt(X\,8)\,81\,41))'"#
+        + #":cb='if(lt(X/SW\,8)\,90\,240)':cr='if(lt(X/SW\,8)\,240\,110)',"#
+        + "scale=\(width):\(height):flags=neighbor"
+
     /// The encoded loop for `kind`, made once per VM boot.
     private static func feed(_ kind: Kind) throws -> String {
-        let path = NSTemporaryDirectory() + "loopback-feed-\(kind.rawValue).mkv"
+        let path = NSTemporaryDirectory() + "loopback-feed-\(kind.rawValue)" + (kind == .bayer ? ".raw" : ".mkv")
         if FileManager.default.fileExists(atPath: path) { return path }
-        // A 16x16 picture scaled up without smoothing: rows 0-14 red | blue, row 15 the
-        // frame number's 16 bits, most significant first, white for 1. (X counts the
-        // samples of the plane being made: X/SW is the column in luma samples.)
-        let picture = "color=c=black:s=16x16:r=\(rate),"
-            + #"geq=lum='if(eq(Y\,15)\,255*mod(floor(N/pow(2\,15-X))\,2)\,if(lt(X\,8)\,81\,41))'"#
-            + #":cb='if(lt(X/SW\,8)\,90\,240)':cr='if(lt(X/SW\,8)\,240\,110)',"#
-            + "scale=\(width):\(height):flags=neighbor"
+        if kind == .bayer { return try bayerFeed(path) }
         let codec: [String] = switch kind {
         case .mjpeg: ["-c:v", "mjpeg", "-q:v", "3", "-pix_fmt", "yuvj422p"]
+        case .bayer: []
         // As H.264 webcams send it: baseline, no B frames, a keyframe every second,
         // parameter sets before each.
         case .h264: ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-profile:v", "baseline",
@@ -90,6 +99,24 @@ final class LoopbackCamera {
         let part = path + ".part.mkv"
         _ = try output("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", picture, "-frames:v", "\(loop)"]
                        + codec + ["-y", part])
+        try FileManager.default.moveItem(atPath: part, toPath: path)
+        return path
+    }
+
+    /// The same pictures as an RGGB mosaic, frame after frame with no header: swscale
+    /// makes no Bayer, so the picture's red, green and blue planes are merged through
+    /// two fixed masks (red on even rows' even columns, blue on odd rows' odd columns,
+    /// green elsewhere) into one grey plane, which the feeder reads as `bayer_rggb8`.
+    private static func bayerFeed(_ path: String) throws -> String {
+        func mask(_ sum: Int) -> String {
+            "color=c=black:s=\(width)x\(height):r=\(rate),trim=end_frame=1,format=gray,"
+                + #"geq=lum='255*eq(mod(X\,2)+mod(Y\,2)\,"# + "\(sum))',loop=loop=-1:size=1"
+        }
+        let graph = "\(picture),format=gbrp,extractplanes=r+g+b[r][g][b];\(mask(0))[onRed];\(mask(2))[onBlue];"
+            + "[g][r][onRed]maskedmerge[greenRed];[greenRed][b][onBlue]maskedmerge,format=gray[mosaic]"
+        let part = path + ".part"
+        _ = try output("/usr/bin/ffmpeg", ["-v", "error", "-filter_complex", graph, "-map", "[mosaic]", "-frames:v", "\(loop)",
+                                           "-f", "rawvideo", "-pix_fmt", "gray", "-y", part])
         try FileManager.default.moveItem(atPath: part, toPath: path)
         return path
     }

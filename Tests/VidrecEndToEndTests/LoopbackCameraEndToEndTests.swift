@@ -96,6 +96,27 @@ extension KernelDriverTests {
             }
         }
 
+        /// A node that sends only 8-bit raw Bayer (as a Raspberry Pi's CSI receiver or a
+        /// laptop's IPU nodes do): recordable through libv4l's own conversion, which
+        /// `vidrec devices` shows; the picture's colours and every frame come through.
+        @Test func aRawBayerNodeIsRecordedThroughLibv4lsConversion() throws {
+            let camera = try LoopbackCamera(.bayer)
+            let home = try Home()
+            let devices = try VidrecProcess.run(["devices", "--json"], home: home.path)
+            let listing = try #require(try JSONSerialization.jsonObject(with: Data(devices.out.utf8)) as? [String: Any])
+            let node = try #require((listing["cameras"] as? [[String: Any]])?.first { $0["path"] as? String == LoopbackCamera.device },
+                                    "\(devices.out)")
+            let modes = node["modes"] as? [[String: Any]] ?? []
+            #expect(modes.contains { $0["format"] as? String == "RGGB" && $0["emulated"] as? Bool == false }, "\(modes)")
+            #expect(modes.contains { $0["emulated"] as? Bool == true }, "libv4l converts it: \(modes)")
+            #expect(node["unusable"] is NSNull || node["unusable"] == nil, "\(node)")
+            let (file, err, sidecar) = try Self.record([], home: home)
+            withExtendedLifetime(camera) {}
+            #expect(err.contains("camera mode: 640x360"), "\(err)")
+            try Self.expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
+            try Self.expectColours(file)
+        }
+
         /// `--segment` on the H.264 camera's copied stream: every segment starts at one of
         /// the camera's keyframes (it has no control to force one, so the cut waits for
         /// its own, one a second), and back to back they hold the camera's frames in order.
