@@ -10,7 +10,10 @@ import VidrecMedia
 ///
 /// Frames carry the kernel's capture timestamp when the driver stamps them on
 /// CLOCK_MONOTONIC (otherwise the dequeue time), and its sequence number, whose gaps
-/// are frames the camera dropped.
+/// are frames the camera dropped. A buffer stamped before streaming started holds no
+/// frame of this recording and is passed over: v4l2loopback hands its reader first the
+/// buffer written before the reader asked for buffers, stamped at that request, with
+/// sequence 0 and the whole buffer as its length.
 ///
 /// A camera that sends H.264 delivers its access units from its first keyframe on
 /// (``KeyframeGate``), asked for at once where the camera has the control
@@ -182,11 +185,12 @@ public final class V4L2Camera: CompressedVideoSource {
     public func start(into queue: CaptureQueue) throws {
         for index in buffers.indices { try enqueue(UInt32(index)) }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        let streamingSince = MonotonicClock.now()
         try device.controlReportingBusy(CV4L2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
         // The recording starts at a keyframe: ask for one rather than wait for it.
         if !gate.isOpen { requestKeyframe() }
         worker.start(name: "vidrec.camera") { [self] in
-            if let error = captureLoop(queue) {
+            if let error = captureLoop(queue, since: streamingSince) {
                 queue.push(.sourceEnded(.video, error))
             }
         }
@@ -215,8 +219,9 @@ public final class V4L2Camera: CompressedVideoSource {
         try device.control(CV4L2_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer)
     }
 
-    /// Dequeues until stopped; returns the error that ended capture, if any.
-    private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
+    /// Dequeues until stopped, passing over buffers stamped before `since` (when
+    /// streaming started); returns the error that ended capture, if any.
+    private func captureLoop(_ queue: CaptureQueue, since: Int64) -> (any Error)? {
         let frameBytes = videoFormat.pixelFormat.isCompressed ? nil : minimumFrameBytes()
         while worker.isRunning {
             // Wake at least every 100 ms to notice stop(); give up after frameTimeout.
@@ -254,7 +259,8 @@ public final class V4L2Camera: CompressedVideoSource {
             let stamp = Int64(buffer.timestamp.tv_sec) * 1_000_000_000 + Int64(buffer.timestamp.tv_usec) * 1_000
             let captureTime = monotonic && stamp > 0 ? stamp : now
             let used = Int(buffer.bytesused)
-            let corrupt = buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
+            let stale = monotonic && stamp > 0 && stamp < since
+            let corrupt = stale || buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
             let mapped = buffers[Int(buffer.index)]
             var verdict = KeyframeGate.Verdict.deliver(byteCount: min(used, mapped.length), isKeyframe: true)
             if !corrupt, videoFormat.pixelFormat.isCompressed {
