@@ -18,6 +18,16 @@ final class VideoStreamEncoder: StreamEncoder {
     private let fit: VideoFit
     /// For `--mirror`: each plane's bytes per row and rows, flipped after scaling.
     private var mirroredPlanes: [(width: Int, rows: Int)] = []
+    /// Whether the movie stores full-range pixels (a Motion JPEG camera's, kept as they
+    /// are; see ``VideoEncoding/sourceFormat``).
+    private let isFullRange: Bool
+    /// What the encoder is given for a decoded JPEG passed on without scaling
+    /// (``direct(_:frameIndex:)``): references to the decoder's luma plane and to
+    /// ``chroma``'s planes.
+    private let directFrame: OwnedFrame
+    /// A 4:2:0 frame whose chroma planes hold a 4:2:2 JPEG's chroma, halved vertically.
+    private let chroma: OwnedFrame
+    private let chromaScaler = Scaler()
 
     /// Opens the encoder.
     ///
@@ -47,6 +57,15 @@ final class VideoStreamEncoder: StreamEncoder {
         cc.pointee.framerate = rate
         cc.pointee.gop_size = Int32(settings.keyframeInterval)
         cc.pointee.thread_count = 0
+        isFullRange = settings.sourceFormat?.isJPEG == true && pixelFormat == AV_PIX_FMT_YUV420P
+        if isFullRange {
+            // JPEG's range and chroma siting (between the rows and columns it covers),
+            // written into the stream's VUI and the MP4's colour box.
+            cc.pointee.color_range = AVCOL_RANGE_JPEG
+            cc.pointee.chroma_sample_location = AVCHROMA_LOC_CENTER
+        }
+        directFrame = try OwnedFrame(subject: settings.codec)
+        chroma = try OwnedFrame(subject: settings.codec)
         try VideoStreamEncoder.applyRateControl(cc, settings)
         stream = try EncoderSetup.open(parts, kind: .video, name: settings.codec)
         stream.rotation = settings.rotation
@@ -54,10 +73,13 @@ final class VideoStreamEncoder: StreamEncoder {
             mirroredPlanes = try VideoStreamEncoder.mirrorablePlanes(pixelFormat, width: settings.width, height: settings.height)
         }
 
-        frame.pointee.format = pixelFormat.rawValue
-        frame.pointee.width = cc.pointee.width
-        frame.pointee.height = cc.pointee.height
-        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", settings.codec)
+        for owner in [ownedFrame, chroma] {
+            owner.pointer.pointee.format = pixelFormat.rawValue
+            owner.pointer.pointee.width = cc.pointee.width
+            owner.pointer.pointee.height = cc.pointee.height
+            try check(av_frame_get_buffer(owner.pointer, 0), "av_frame_get_buffer", settings.codec)
+        }
+        frame.pointee.color_range = cc.pointee.color_range
     }
 
     /// Pixels a second up to which x264 encodes each frame in slices rather than several
@@ -189,10 +211,15 @@ final class VideoStreamEncoder: StreamEncoder {
             undecodableFrames += 1
             return nil
         }
+        let cc = codecContext.pointee
+        if isFullRange, mirroredPlanes.isEmpty, input.pixelFormat.isJPEG, let decoder,
+           input.width == Int(cc.width), input.height == Int(cc.height),
+           let direct = try direct(decoder.frame, frameIndex: frameIndex) {
+            return direct
+        }
         var source = picture.planes
         let strides = picture.strides
         let sourceFormat = picture.format
-        let cc = codecContext.pointee
         // Fit a picture of another aspect ratio: use part of it (crop), or draw it into
         // part of the frame with black bars (pad).
         let (from, to) = fit.rectangles(sourceWidth: input.width, sourceHeight: input.height,
@@ -212,8 +239,10 @@ final class VideoStreamEncoder: StreamEncoder {
             try VideoStreamEncoder.offset(&shifted, strides: destinationStrides, format: cc.pix_fmt, x: to.x, y: to.y)
             destination = shifted.map { $0.map { UnsafeMutablePointer(mutating: $0) } }
         }
+        // libswscale reads the range from the format: yuvj420p is yuv420p at full range.
+        let target = isFullRange ? AV_PIX_FMT_YUVJ420P : cc.pix_fmt
         let conversion = try scaler.context(from: Int32(from.width), Int32(from.height), sourceFormat,
-                                            to: Int32(to.width), Int32(to.height), cc.pix_fmt,
+                                            to: Int32(to.width), Int32(to.height), target,
                                             subject: "\(input.width)x\(input.height) \(input.pixelFormat.rawValue)")
         let scaled = sws_scale(conversion, source, strides, 0, Int32(from.height), destination, destinationStrides)
         try check(scaled, "sws_scale", name)
@@ -228,6 +257,64 @@ final class VideoStreamEncoder: StreamEncoder {
         }
         frame.pointee.pts = frameIndex
         return frame
+    }
+
+    /// A decoded JPEG at the movie's size, handed to the encoder without a pass of the
+    /// scaler over every pixel: its luma plane by reference (the range is kept, see
+    /// ``isFullRange``), and its chroma by reference for a 4:2:0 JPEG or halved
+    /// vertically for a 4:2:2 one (UVC cameras send 4:2:2). At 1920x1080 this costs a
+    /// tenth of converting the whole picture (scripts/benchmark-webcam).
+    ///
+    /// - Returns: the frame to send, valid until the next call; `nil` for a JPEG in
+    ///   another layout (4:4:4, greyscale), which takes the scaler's way.
+    private func direct(_ decoded: UnsafeMutablePointer<AVFrame>, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
+        let layout = AVPixelFormat(rawValue: decoded.pointee.format)
+        guard layout == AV_PIX_FMT_YUVJ420P || layout == AV_PIX_FMT_YUVJ422P else { return nil }
+        let out = directFrame.pointer
+        av_frame_unref(out)
+        try check(av_frame_ref(out, decoded), "av_frame_ref", name)
+        if layout == AV_PIX_FMT_YUVJ422P {
+            try check(av_frame_make_writable(chroma.pointer), "av_frame_make_writable", name)
+            let width = (Int32(decoded.pointee.width) + 1) / 2, height = decoded.pointee.height
+            let halve = try chromaScaler.context(from: width, height, AV_PIX_FMT_GRAY8, to: width, (height + 1) / 2, AV_PIX_FMT_GRAY8,
+                                                 subject: "\(decoded.pointee.width)x\(height) JPEG chroma")
+            for plane in 1...2 {
+                let source = [UnsafePointer(VideoStreamEncoder.plane(decoded, plane))]
+                let target = [VideoStreamEncoder.plane(chroma.pointer, plane)]
+                try check(sws_scale(halve, source, [VideoStreamEncoder.stride(decoded, plane)], 0, height,
+                                    target, [VideoStreamEncoder.stride(chroma.pointer, plane)]), "sws_scale", name)
+            }
+            // The chroma planes now lie in `chroma`'s buffer: reference that one instead.
+            let chromaBuffer = try allocated(av_buffer_ref(chroma.pointer.pointee.buf.0), "av_buffer_ref", name)
+            withUnsafeMutableBytes(of: &out.pointee.buf) { raw in
+                let buffers = raw.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self)
+                av_buffer_unref(&buffers[1])
+                av_buffer_unref(&buffers[2])
+                buffers[1] = chromaBuffer
+            }
+            withUnsafeMutableBytes(of: &out.pointee.data) { raw in
+                let planes = raw.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
+                planes[1] = VideoStreamEncoder.plane(chroma.pointer, 1)
+                planes[2] = VideoStreamEncoder.plane(chroma.pointer, 2)
+            }
+            withUnsafeMutableBytes(of: &out.pointee.linesize) { raw in
+                let strides = raw.bindMemory(to: Int32.self)
+                strides[1] = VideoStreamEncoder.stride(chroma.pointer, 1)
+                strides[2] = VideoStreamEncoder.stride(chroma.pointer, 2)
+            }
+        }
+        out.pointee.format = codecContext.pointee.pix_fmt.rawValue
+        out.pointee.color_range = AVCOL_RANGE_JPEG
+        out.pointee.pts = frameIndex
+        return out
+    }
+
+    private static func plane(_ frame: UnsafeMutablePointer<AVFrame>, _ index: Int) -> UnsafeMutablePointer<UInt8>? {
+        withUnsafeBytes(of: &frame.pointee.data) { $0.load(fromByteOffset: index * 8, as: UnsafeMutablePointer<UInt8>?.self) }
+    }
+
+    private static func stride(_ frame: UnsafeMutablePointer<AVFrame>, _ index: Int) -> Int32 {
+        withUnsafeBytes(of: &frame.pointee.linesize) { $0.load(fromByteOffset: index * 4, as: Int32.self) }
     }
 
     /// The planes of `format` at `width`x`height` as (bytes per row, rows), for flipping

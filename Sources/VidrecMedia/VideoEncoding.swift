@@ -36,6 +36,10 @@ public struct VideoEncoding: Sendable, Equatable {
     /// The camera's stream stored as it is, once the camera is chosen; `nil`: the
     /// pictures are encoded with ``codec``.
     public var copied: CopiedStream?
+    /// What the camera sends, once it is chosen; `nil` before. A Motion JPEG camera's
+    /// pictures are full range (0–255): a `yuv420p` movie made from them keeps that range
+    /// (flagged in the stream), so that no pass over every pixel converts it.
+    public var sourceFormat: PixelFormat?
 
     /// Creates video encoding parameters.
     public init(codec: String, width: Int, height: Int, frameRate: Rational, pixelFormat: String,

@@ -12,13 +12,19 @@ import VidrecMP4
 
     /// Encodes one flat-grey JPEG (full-range YUV 4:2:0) with libavcodec.
     static func jpeg(luma: UInt8) throws -> Data {
+        try jpeg(luma: luma, layout: AV_PIX_FMT_YUVJ420P, chroma: { _, _ in 128 })
+    }
+
+    /// Encodes one JPEG of flat luma in `layout` (full-range 4:2:0 or 4:2:2), each
+    /// chroma sample `chroma(plane, row)` (plane 1 is Cb, 2 is Cr).
+    static func jpeg(luma: UInt8, layout: AVPixelFormat, chroma: (Int, Int) -> UInt8) throws -> Data {
         let codec = try #require(avcodec_find_encoder(AV_CODEC_ID_MJPEG))
         var context = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&context) }
         let cc = try #require(context)
         cc.pointee.width = Int32(width)
         cc.pointee.height = Int32(height)
-        cc.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
+        cc.pointee.pix_fmt = layout
         cc.pointee.time_base = AVRational(num: 1, den: 15)
         try #require(avcodec_open2(cc, codec, nil) == 0)
         var frame = av_frame_alloc()
@@ -26,12 +32,16 @@ import VidrecMP4
         let f = try #require(frame)
         f.pointee.width = Int32(width)
         f.pointee.height = Int32(height)
-        f.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
+        f.pointee.format = layout.rawValue
         try #require(av_frame_get_buffer(f, 0) == 0)
         let planes = withUnsafeBytes(of: &f.pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).prefix(3)) }
         let strides = withUnsafeBytes(of: &f.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(3)) }
-        for (plane, rows) in [(0, height), (1, height / 2), (2, height / 2)] {
-            memset(planes[plane]!, Int32(plane == 0 ? luma : 128), Int(strides[plane]) * rows)
+        let chromaRows = layout == AV_PIX_FMT_YUVJ422P ? height : height / 2
+        memset(planes[0]!, Int32(luma), Int(strides[0]) * height)
+        for plane in 1...2 {
+            for row in 0..<chromaRows {
+                memset(planes[plane]! + row * Int(strides[plane]), Int32(chroma(plane, row)), Int(strides[plane]))
+            }
         }
         f.pointee.pts = 0
         try #require(avcodec_send_frame(cc, f) == 0)
@@ -80,6 +90,56 @@ import VidrecMP4
         let mean = Double(grey.reduce(0) { $0 + Int($1) }) / Double(grey.count)
         let expected = 16 + Double(40 + 20 * 6) * 219 / 255  // full range to limited range
         #expect(abs(mean - expected) < 3, "mean luma \(mean), expected \(expected)")
+    }
+
+    /// A Motion JPEG camera's 4:2:2 pictures go to a yuv420p movie without a range
+    /// conversion: the movie says full range and centred chroma, luma keeps its JPEG
+    /// level, and chroma that differs between the top and bottom halves survives the
+    /// vertical halving; a 4:2:0 JPEG's planes go in as they are.
+    @Test(arguments: [AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ420P])
+    func aMotionJPEGCamerasPicturesKeepTheirFullRange(layout: AVPixelFormat) throws {
+        FFmpegLog.configure(level: nil)
+        let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
+        var settings = Self.settings
+        settings.video.sourceFormat = .mjpeg
+        let chromaRows = layout == AV_PIX_FMT_YUVJ422P ? Self.height : Self.height / 2
+        // Cb 70 above the middle and 190 below; Cr 200 and 60.
+        let chroma: (Int, Int) -> UInt8 = { plane, row in
+            let top = row < chromaRows / 2
+            return plane == 1 ? (top ? 70 : 190) : (top ? 200 : 60)
+        }
+        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
+        for index in 0..<15 {
+            let picture = try Self.jpeg(luma: UInt8(10 + index * 15), layout: layout, chroma: chroma)
+            try output.appendVideo(Self.frame(picture, sequence: UInt64(index)), frameIndex: Int64(index))
+        }
+        try output.finish()
+        #expect(output.leftOutFrames == 0)
+        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
+        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
+
+        let stream = try FFmpegTool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
+                                                    "stream=pix_fmt,color_range,chroma_location,nb_frames", "-of", "compact", final]).output
+        #expect(String(decoding: stream, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                == "stream|pix_fmt=yuvj420p|color_range=pc|chroma_location=center|nb_frames=15")
+        // Frame 12 as stored: 4:2:0 planes at full range.
+        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-vf", "select=eq(n\\,12)", "-frames:v", "1",
+                                                 "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"]).output
+        let lumaCount = Self.width * Self.height, chromaCount = lumaCount / 4
+        try #require(data.count == lumaCount + 2 * chromaCount)
+        let bytes = [UInt8](data)
+        func mean(_ slice: ArraySlice<UInt8>) -> Double { Double(slice.reduce(0) { $0 + Int($1) }) / Double(slice.count) }
+        #expect(abs(mean(bytes[0..<lumaCount]) - Double(10 + 12 * 15)) < 2, "luma kept at the JPEG's level")
+        let half = chromaCount / 2
+        // Away from the middle row, where the halving and the encoder blend the halves.
+        let cb = lumaCount, cr = lumaCount + chromaCount, margin = Self.width / 2 * 4
+        #expect(abs(mean(bytes[cb..<cb + half - margin]) - 70) < 3)
+        #expect(abs(mean(bytes[cb + half + margin..<cb + chromaCount]) - 190) < 3)
+        #expect(abs(mean(bytes[cr..<cr + half - margin]) - 200) < 3)
+        #expect(abs(mean(bytes[cr + half + margin..<cr + chromaCount]) - 60) < 3)
     }
 
     /// Frame `index`'s luma plane, decoded by FFmpeg's own ffmpeg tool.

@@ -69,6 +69,7 @@ final class SystemDevices: RecordingDevices, Sendable {
                                                          handling: video.handling, copyable: video.copyableFormat)
             let source = try TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate,
                                                compressedAs: format, compressor: TestStreamCompressor())
+            video.sourceFormat = format
             if choice.copied {
                 video.copied = CopiedStream(format: format, header: [])
                 copiedCamera.withLock { $0 = source }
@@ -82,6 +83,7 @@ final class SystemDevices: RecordingDevices, Sendable {
                                                      camera: description.path, offered: description.formats,
                                                      handling: video.handling, copyable: video.copyableFormat)
         let source = try open(description, mode: choice.mode)
+        video.sourceFormat = source.videoFormat.pixelFormat
         if choice.copied, let format = choice.mode.pixelFormat {
             video.width = source.videoFormat.width
             video.height = source.videoFormat.height
