@@ -20,7 +20,10 @@ struct DevicesCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let cameras = CameraDiscovery().cameras()
         let microphones = MicrophoneDiscovery().microphones()
-        let server = SoundServerSource.find(environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let server = SoundServerSource.find(environment: environment)
+        // A reachable PipeWire's own sources; PulseAudio's are not listed.
+        let sources = server.flatMap { $0.problem == nil && $0.server.pluginType == "pipewire" ? PipeWireSource.list(environment: environment) : nil }
         if json {
             let object: [String: Any] = [
                 "cameras": cameras.enumerated().map { index, camera in [
@@ -36,7 +39,9 @@ struct DevicesCommand: VidrecCommand {
                     "rates": mic.rates.map { [$0.lowerBound, $0.upperBound] } as Any,
                     "channels": mic.channels.map { [$0.lowerBound, $0.upperBound] } as Any,
                 ] as [String: Any] },
-                "soundServer": server.map { ["name": $0.server.name, "mic": $0.pcm, "problem": $0.problem as Any] as [String: Any] } as Any,
+                "soundServer": server.map { ["name": $0.server.name, "mic": $0.pcm, "problem": $0.problem as Any,
+                                             "sources": sources.map { $0.map { ["name": $0.name, "description": $0.description, "mic": $0.mic,
+                                                                                "default": $0.isDefault] as [String: Any] } } as Any] as [String: Any] } as Any,
             ]
             try context.printJSON(object)
             return .success
@@ -75,6 +80,9 @@ struct DevicesCommand: VidrecCommand {
                 context.out("  \(server.server.name) (--mic \(server.pcm) goes through it): not reachable: \(problem); record from a card above\n")
             } else {
                 context.out("  \(server.server.name): --mic \(server.pcm) records from its default source (the desktop's sound settings choose it)\n")
+                for source in sources ?? [] {
+                    context.out("     \(source.description)\(source.isDefault ? " (default)" : ""): --mic \(source.mic)\n")
+                }
             }
         }
         return .success
