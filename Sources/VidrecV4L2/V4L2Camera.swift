@@ -63,8 +63,13 @@ public final class V4L2Camera: CompressedVideoSource {
         // Only the camera thread touches the memory while streaming.
         let start: UnsafeMutableRawPointer
         let length: Int
-        init(start: UnsafeMutableRawPointer, length: Int) { self.start = start; self.length = length }
-        deinit { v4l2_munmap(start, length) }
+        private let device: V4L2Device
+        init(start: UnsafeMutableRawPointer, length: Int, device: V4L2Device) {
+            self.start = start
+            self.length = length
+            self.device = device
+        }
+        deinit { device.unmap(start, length: length) }
     }
 
     /// Opens `description.path` and sets `mode` (VIDIOC_S_FMT, VIDIOC_S_PARM), then maps
@@ -125,9 +130,10 @@ public final class V4L2Camera: CompressedVideoSource {
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
             try device.control(CV4L2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buffer)
-            let start = v4l2_mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, Int64(buffer.m.offset))
-            guard let start, start != MAP_FAILED else { throw SystemError.current("mmap", description.path) }
-            mapped.append(MappedBuffer(start: start, length: Int(buffer.length)))
+            guard let start = device.map(length: Int(buffer.length), offset: Int64(buffer.m.offset)) else {
+                throw SystemError.current("mmap", description.path)
+            }
+            mapped.append(MappedBuffer(start: start, length: Int(buffer.length), device: device))
         }
         buffers = mapped
         pool = FrameBufferPool(blockSize: mapped.map(\.length).max()!, keep: mapped.count)

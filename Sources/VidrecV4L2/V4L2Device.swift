@@ -5,13 +5,29 @@ import VidrecMedia
 /// An open V4L2 video node, through libv4l2 (which adds software format conversion).
 /// Owns its file descriptor.
 ///
+/// Under libcamera's V4L2 compatibility layer (``isUnderLibcamera``) the node is reached
+/// through libc's own calls instead: the layer stands in for the camera behind libc's
+/// `open`, `ioctl`, `mmap`, `munmap` and `close`, which libv4l2 passes over (it calls
+/// the kernel through `syscall`).
+///
 /// Every ioctl goes through ``control(_:_:_:)``, which retries EINTR and turns a
 /// failure into `VIDIOC_S_FMT on /dev/video0: Invalid argument (errno 22)`.
 final class V4L2Device: Sendable {
     /// The node's path.
     let path: String
-    /// The descriptor (libv4l2's).
+    /// The descriptor (libv4l2's, or libc's under libcamera's layer).
     let fd: Int32
+    /// Whether calls go through libv4l2 (else straight through libc).
+    let usesLibv4l2: Bool
+
+    /// Whether libcamera's V4L2 compatibility layer is loaded (`libcamerify vidrec …`,
+    /// which puts `v4l2-compat.so` into `LD_PRELOAD`): cameras that only libcamera can
+    /// drive (a Raspberry Pi's CSI camera, a laptop's IPU6 camera) then look like V4L2
+    /// nodes that send pictures, to calls made through libc.
+    static let isUnderLibcamera: Bool = {
+        guard let preload = getenv("LD_PRELOAD") else { return false }
+        return String(cString: preload).contains("v4l2-compat")
+    }()
 
     /// Opens `path` for capture. The corresponding C functions are `open`, `ioctl`
     /// (VIDIOC_QUERYCAP) and `v4l2_fd_open`.
@@ -49,18 +65,36 @@ final class V4L2Device: Sendable {
             device.close()
             throw DeviceError.notACamera(path: path, reason: "it does not answer VIDIOC_QUERYCAP (\(SystemError.describe(code)))")
         }
-        // libv4l2 prints its own errors ("libv4l2: error setting pixformat: …") to stderr
-        // unless it has a log file; vidrec reports every error itself, in one line.
-        setenv("LIBV4L2_LOG_FILENAME", "/dev/null", 0)
-        guard v4l2_fd_open(raw, 0) == raw else {
-            let code = errno
-            device.close()
-            throw SystemError("v4l2_fd_open", path, errno: code)
+        usesLibv4l2 = !V4L2Device.isUnderLibcamera
+        if usesLibv4l2 {
+            // libv4l2 prints its own errors ("libv4l2: error setting pixformat: …") to
+            // stderr unless it has a log file; vidrec reports every error itself, in one line.
+            setenv("LIBV4L2_LOG_FILENAME", "/dev/null", 0)
+            guard v4l2_fd_open(raw, 0) == raw else {
+                let code = errno
+                device.close()
+                throw SystemError("v4l2_fd_open", path, errno: code)
+            }
         }
         self.fd = raw
     }
 
-    deinit { v4l2_close(fd) }
+    deinit {
+        if usesLibv4l2 { v4l2_close(fd) } else { Glibc.close(fd) }
+    }
+
+    /// Maps the driver's buffer at `offset` (`v4l2_mmap`, or libc's `mmap`); `nil` with
+    /// errno set when it cannot.
+    func map(length: Int, offset: Int64) -> UnsafeMutableRawPointer? {
+        let start = usesLibv4l2 ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset)
+            : Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, __off_t(offset))
+        return start == MAP_FAILED ? nil : start
+    }
+
+    /// Unmaps a buffer ``map(length:offset:)`` mapped.
+    func unmap(_ start: UnsafeMutableRawPointer, length: Int) {
+        if usesLibv4l2 { v4l2_munmap(start, length) } else { Glibc.munmap(start, length) }
+    }
 
     /// Makes an ioctl through libv4l2, retrying EINTR.
     ///
@@ -74,7 +108,9 @@ final class V4L2Device: Sendable {
     /// where EAGAIN and ENODEV are outcomes rather than failures.
     func attempt<T>(_ request: UInt, _ argument: inout T) -> Int32 {
         while true {
-            let result = withUnsafeMutablePointer(to: &argument) { cv4l2_ioctl(fd, request, $0) }
+            let result = withUnsafeMutablePointer(to: &argument) {
+                usesLibv4l2 ? cv4l2_ioctl(fd, request, $0) : cv4l2_raw_ioctl(fd, request, $0)
+            }
             if result >= 0 { return 0 }
             if errno != EINTR { return errno }
         }
