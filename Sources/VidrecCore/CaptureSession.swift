@@ -379,6 +379,7 @@ public final class CaptureSession: Sendable {
             lostOutputs: lostOutputs)
         outcome.undecodableFrames = leftOut
         outcome.surplusFrames = timeline.surplusFrames
+        outcome.clockOrigin = timeline.origin
         return outcome
     }
 }

@@ -353,6 +353,8 @@ public final class Recorder: Sendable {
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
         sidecar.driftCorrection = report.audioSampleRate.map { Double(outcome.stretchedAudio) / Double($0) }
         sidecar.overruns = report.overruns
+        // A segment starts later than the recording's time 0: only a single movie has it.
+        sidecar.clockOrigin = sidecar.segment == nil ? outcome.clockOrigin.map { Double($0) / Double(Duration.nanosecondsPerSecond) } : nil
         sidecar.endReason = outcome.reason.message
     }
 }

@@ -28,6 +28,9 @@ public struct RecordingOutcome: Sendable {
     public var surplusFrames: Int64 = 0
     /// Dropped slots at the very end that hold a repeat of the last frame.
     public var repeatedFrames: Int64
+    /// The movie's time 0 on CLOCK_MONOTONIC, in nanoseconds: the first frame's capture
+    /// time, which every frame and every sample is placed against; `nil` without a frame.
+    public var clockOrigin: Int64?
     /// Slots between a camera switch and the new camera's first frame, holding a
     /// repeat of the old camera's last frame (counted in ``videoFrames``).
     public var switchFilledFrames: Int64 = 0

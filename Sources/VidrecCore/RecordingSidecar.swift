@@ -69,6 +69,11 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     public var driftCorrection: Double?
     /// Microphone overruns recovered.
     public var overruns: Int?
+    /// The movie's time 0 on the machine's CLOCK_MONOTONIC, in seconds (the capture time
+    /// of its first frame): a moment in the movie at time t happened at clockOrigin + t
+    /// on that clock, for lining the movie up with logs or other recordings made on the
+    /// same machine since it booted. Not given for a segment.
+    public var clockOrigin: Double?
     /// Why it ended, in words.
     public var endReason: String?
     /// `--max`, in seconds, if one was given.

@@ -87,6 +87,60 @@ extension KernelDriverTests {
             #expect(firstSound <= allowed, "audio starts \(firstSound) samples after the first frame (\(sidecar["overruns"] ?? 0) overruns)")
         }
 
+        /// Sound lands in the movie where it was captured, against the camera's frames:
+        /// bursts the player plays at known instants on CLOCK_MONOTONIC (its playback
+        /// position, which the loopback card hands to its capture side as it plays) sit
+        /// in the movie at those instants after the movie's time 0 (its first frame's
+        /// capture time, the sidecar's `clockOrigin`), within a frame (1/15 s).
+        @Test func soundIsPlacedWhereItWasCapturedWithinAFrame() throws {
+            let home = try Home()
+            let player = try TonePlayer(burstsInto: 0)
+            let playOrigin = try player.playOrigin()
+            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", "hw:Loopback,1,0", "--quality", "low", "--max", "6"],
+                                               home: home.path)
+            withExtendedLifetime(player) {}
+            #expect(result.code == 0, "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let sidecar = try home.sidecar()
+            #expect(player.underruns == 0, "the player underran: its bursts moved")
+            let offsets = try Probe.burstOffsets(file, sidecar: sidecar, playOrigin: playOrigin)
+            #expect(offsets.count >= 4, "bursts found at \(offsets)")
+            print("\(#function): bursts off by \(offsets.map { Int(($0 * 1000).rounded()) }) ms")
+            #expect(offsets.allSatisfy { abs($0) <= 1.0 / 15 },
+                    "bursts off by \(offsets.map { Int(($0 * 1000).rounded()) }) ms (played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), \(player.statusText()))")
+        }
+
+        /// Under libcamera's V4L2 compatibility layer (what `libcamerify` does: v4l2-compat.so
+        /// in LD_PRELOAD) vidrec reaches the camera through libc's calls, which the layer
+        /// stands in behind, rather than libv4l2's, which pass it over: libv4l's converted
+        /// formats are gone from `vidrec devices` and vivid records every frame as before.
+        /// libcamera drives no camera here (its UVC, vimc and ISP pipelines match none of
+        /// the VM's devices), so the layer hands vivid's node to the kernel.
+        @Test func underLibcamerasCompatibilityLayerTheCameraIsReachedThroughLibc() throws {
+            let compat = "/usr/lib/x86_64-linux-gnu/v4l2-compat.so"
+            try #require(FileManager.default.fileExists(atPath: compat), "libcamera-v4l2 is not installed (scripts/install-deps --vm)")
+            let home = try Home()
+            // A node that sends raw Bayer: libv4l2 converts it (into RGB3, BGR3, YU12,
+            // YV12), libc's calls see the node as it is.
+            let bayer = try LoopbackCamera(.bayer)
+            let plain = try VidrecProcess.run(["devices"], home: home.path)
+            #expect(plain.out.contains("RGB3 (converted by libv4l)"), "\(plain.out)")
+            let layered = try VidrecProcess.run(["devices"], home: home.path, environment: ["LD_PRELOAD": compat])
+            withExtendedLifetime(bayer) {}
+            #expect(layered.code == 0, "\(layered.err)")
+            #expect(layered.out.contains("0: /dev/video0") && layered.out.contains(LoopbackCamera.device), "\(layered.out)")
+            #expect(!layered.out.contains("converted by libv4l") && layered.out.contains("raw Bayer (RGGB): needs libcamera"), "\(layered.out)")
+            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", "none", "--quality", "low", "--max", "2"],
+                                               home: home.path, environment: ["LD_PRELOAD": compat])
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("camera mode: 640x360 YUYV 15 fps"), "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first, "\(result.err)")
+            let sidecar = try home.sidecar()
+            let dropped = try #require(sidecar["droppedFrames"] as? Int)
+            let repeated = try #require(sidecar["repeatedFrames"] as? Int)
+            #expect(try Probe.decodedFrameCount(file) - repeated + dropped == 30)
+        }
+
         @Test func theSecondCameraIsChosenByIndexAndByName() throws {
             let home = try Home()
             let preset = try Self.writePreset(home)

@@ -37,8 +37,10 @@ final class LoopbackCamera {
             feeder.arguments = ["-v", "error", "-re", "-stream_loop", "-1", "-f", "rawvideo", "-pix_fmt", "bayer_rggb8",
                                 "-video_size", "\(Self.width)x\(Self.height)", "-framerate", "\(Self.rate)", "-i", try Self.feed(kind), "-c", "copy"]
         case .h264:
-            feeder.arguments = ["-v", "error", "-re", "-stream_loop", "-1", "-i", try Self.feed(kind), "-c", "copy",
-                                "-bsf:v", "h264_mp4toannexb"]
+            // MPEG-TS holds Annex B, as the V4L2 output wants it, and loops (a raw .h264
+            // file cannot be looped; a bitstream filter from Matroska takes the end of the
+            // first loop for the stream's end and refuses every later packet).
+            feeder.arguments = ["-v", "error", "-re", "-stream_loop", "-1", "-i", try Self.feed(kind), "-c", "copy"]
         }
         feeder.arguments! += ["-f", "v4l2", Self.device]
         feeder.standardInput = FileHandle.nullDevice
@@ -85,7 +87,7 @@ final class LoopbackCamera {
 
     /// The encoded loop for `kind`, made once per VM boot.
     private static func feed(_ kind: Kind) throws -> String {
-        let path = NSTemporaryDirectory() + "loopback-feed-\(kind.rawValue)" + (kind == .bayer ? ".raw" : ".mkv")
+        let path = NSTemporaryDirectory() + "loopback-feed-\(kind.rawValue)" + (kind == .bayer ? ".raw" : kind == .h264 ? ".ts" : ".mkv")
         if FileManager.default.fileExists(atPath: path) { return path }
         if kind == .bayer { return try bayerFeed(path) }
         let codec: [String] = switch kind {
@@ -96,9 +98,9 @@ final class LoopbackCamera {
         case .h264: ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-profile:v", "baseline",
                      "-g", "\(rate)", "-x264-params", "repeat-headers=1", "-pix_fmt", "yuv420p"]
         }
-        let part = path + ".part.mkv"
+        let part = path + ".part"
         _ = try output("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", picture, "-frames:v", "\(loop)"]
-                       + codec + ["-y", part])
+                       + codec + ["-f", kind == .h264 ? "mpegts" : "matroska", "-y", part])
         try FileManager.default.moveItem(atPath: part, toPath: path)
         return path
     }

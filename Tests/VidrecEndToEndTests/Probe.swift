@@ -207,6 +207,33 @@ enum Probe {
 
     /// The index of the first sample louder than 2000 (of 32767): where the tone starts;
     /// `samples.count` when it never does.
+    /// Where each burst of sound begins in `samples`, in samples: the first sample above
+    /// a quarter of the loudest after at least a quarter of a second below it.
+    static func burstOnsets(_ samples: [Int16]) -> [Int] {
+        let loudest = samples.map { abs(Int($0)) }.max() ?? 0
+        let threshold = loudest / 4
+        var onsets: [Int] = []
+        var quietSince = 0
+        for (index, sample) in samples.enumerated() where abs(Int(sample)) > threshold {
+            if index - quietSince >= 12000 { onsets.append(index) }
+            quietSince = index
+        }
+        return onsets
+    }
+
+    /// How far each burst the player played (``TonePlayer/init(burstsInto:)``) lies in the
+    /// movie from where it belongs, in seconds (positive: late): the movie's time 0 is
+    /// the sidecar's `clockOrigin` on CLOCK_MONOTONIC, so a burst the player played at
+    /// second k belongs at playOrigin + k − clockOrigin. Bursts in the first second
+    /// (the source may still be starting) are left out.
+    static func burstOffsets(_ file: String, sidecar: [String: Any], playOrigin: Double) throws -> [Double] {
+        let origin = try #require(sidecar["clockOrigin"] as? Double, "no clockOrigin in \(sidecar)")
+        return try burstOnsets(decodedAudio(file)).map { Double($0) / 48000 }.filter { $0 >= 1 }.map { position in
+            let played = (origin + position - playOrigin).rounded()
+            return position - (playOrigin + played - origin)
+        }
+    }
+
     static func firstSound(_ samples: [Int16]) -> Int {
         samples.firstIndex { abs(Int($0)) > 2000 } ?? samples.count
     }
