@@ -3,7 +3,8 @@
 // vidrec: a command-line video recorder for Linux.
 //
 // Targets, from the bottom up (see README.md, "Architecture"):
-//   C*                 system libraries and shims for what Swift cannot import (libavfilter,
+//   C*                 system libraries (FFmpeg, ALSA, libv4l2, libjpeg-turbo's TurboJPEG) and
+//                      shims for what Swift cannot import (libavfilter,
 //                      used only by the contact sheet, is loaded when first used); the
 //                      VERSION file, embedded
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
@@ -42,7 +43,14 @@ let package = Package(
             pkgConfig: "libv4l2",
             providers: [.apt(["libv4l-dev"])]
         ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         .target(name: "CSystemShims"),
+        // Per-pixel loops, vectorised by the C compiler in every build.
+        .target(name: "CVidrecPixels"),
         // The VERSION file, embedded: the one place the version is written.
         .target(name: "CVidrecVersion"),
         // libavfilter's headers, and the library loaded with dlopen on first use.
@@ -50,7 +58,7 @@ let package = Package(
 
         .target(name: "VidrecMedia", dependencies: ["CSystemShims"]),
         .target(name: "VidrecMP4", dependencies: ["VidrecMedia"]),
-        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg", "CFFmpegFilters", "CSystemShims"]),
+        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg", "CFFmpegFilters", "CTurboJPEG", "CVidrecPixels", "CSystemShims"]),
         .target(name: "VidrecTestSources", dependencies: ["VidrecMedia"]),
         .target(name: "VidrecV4L2", dependencies: ["VidrecMedia", "CV4L2"]),
         .target(name: "VidrecALSA", dependencies: ["VidrecMedia", "CALSA"]),

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CSystemShims
+import CVidrecPixels
 import VidrecMedia
 
 /// The video stream of a movie: its encoder, its output frame and the scaler that
@@ -27,7 +28,6 @@ final class VideoStreamEncoder: StreamEncoder {
     private let directFrame: OwnedFrame
     /// A 4:2:0 frame whose chroma planes hold a 4:2:2 JPEG's chroma, halved vertically.
     private let chroma: OwnedFrame
-    private let chromaScaler = Scaler()
 
     /// Opens the encoder.
     ///
@@ -203,6 +203,9 @@ final class VideoStreamEncoder: StreamEncoder {
     ///   counted.
     func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
         try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
+        // Let go of the last picture passed on as it was, so that the decoder writes the
+        // next one into the same buffers rather than copying them first.
+        av_frame_unref(directFrame.pointer)
         let decoded: CapturedPicture?
         do { decoded = try CapturedPicture(input, decoder: &decoder) } catch where input.pixelFormat.isCompressed {
             decoded = nil
@@ -262,8 +265,9 @@ final class VideoStreamEncoder: StreamEncoder {
     /// A decoded JPEG at the movie's size, handed to the encoder without a pass of the
     /// scaler over every pixel: its luma plane by reference (the range is kept, see
     /// ``isFullRange``), and its chroma by reference for a 4:2:0 JPEG or halved
-    /// vertically for a 4:2:2 one (UVC cameras send 4:2:2). At 1920x1080 this costs a
-    /// tenth of converting the whole picture (scripts/benchmark-webcam).
+    /// vertically (each pair of rows averaged) for a 4:2:2 one (UVC cameras send 4:2:2).
+    /// At 1920x1080 this costs a fraction of a millisecond, where converting the whole
+    /// picture with libswscale took 6 ms (scripts/benchmark-webcam).
     ///
     /// - Returns: the frame to send, valid until the next call; `nil` for a JPEG in
     ///   another layout (4:4:4, greyscale), which takes the scaler's way.
@@ -275,14 +279,13 @@ final class VideoStreamEncoder: StreamEncoder {
         try check(av_frame_ref(out, decoded), "av_frame_ref", name)
         if layout == AV_PIX_FMT_YUVJ422P {
             try check(av_frame_make_writable(chroma.pointer), "av_frame_make_writable", name)
-            let width = (Int32(decoded.pointee.width) + 1) / 2, height = decoded.pointee.height
-            let halve = try chromaScaler.context(from: width, height, AV_PIX_FMT_GRAY8, to: width, (height + 1) / 2, AV_PIX_FMT_GRAY8,
-                                                 subject: "\(decoded.pointee.width)x\(height) JPEG chroma")
+            let width = (decoded.pointee.width + 1) / 2, height = decoded.pointee.height
             for plane in 1...2 {
-                let source = [UnsafePointer(VideoStreamEncoder.plane(decoded, plane))]
-                let target = [VideoStreamEncoder.plane(chroma.pointer, plane)]
-                try check(sws_scale(halve, source, [VideoStreamEncoder.stride(decoded, plane)], 0, height,
-                                    target, [VideoStreamEncoder.stride(chroma.pointer, plane)]), "sws_scale", name)
+                guard let source = VideoStreamEncoder.plane(decoded, plane), let target = VideoStreamEncoder.plane(chroma.pointer, plane) else {
+                    return nil
+                }
+                cpixels_halve_rows(source, Int(VideoStreamEncoder.stride(decoded, plane)), height,
+                                   target, Int(VideoStreamEncoder.stride(chroma.pointer, plane)), width, (height + 1) / 2)
             }
             // The chroma planes now lie in `chroma`'s buffer: reference that one instead.
             let chromaBuffer = try allocated(av_buffer_ref(chroma.pointer.pointee.buf.0), "av_buffer_ref", name)

@@ -17,7 +17,7 @@ import VidrecMP4
 
     /// Encodes one JPEG of flat luma in `layout` (full-range 4:2:0 or 4:2:2), each
     /// chroma sample `chroma(plane, row)` (plane 1 is Cb, 2 is Cr).
-    static func jpeg(luma: UInt8, layout: AVPixelFormat, chroma: (Int, Int) -> UInt8) throws -> Data {
+    static func jpeg(luma: UInt8, layout: AVPixelFormat, standardTables: Bool = false, chroma: (Int, Int) -> UInt8) throws -> Data {
         let codec = try #require(avcodec_find_encoder(AV_CODEC_ID_MJPEG))
         var context = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&context) }
@@ -26,6 +26,9 @@ import VidrecMP4
         cc.pointee.height = Int32(height)
         cc.pointee.pix_fmt = layout
         cc.pointee.time_base = AVRational(num: 1, den: 15)
+        // JPEG's standard Huffman tables (the ones a decoder assumes when a frame has
+        // none) rather than tables made for this picture.
+        if standardTables { try #require(av_opt_set(cc.pointee.priv_data, "huffman", "default", 0) == 0) }
         try #require(avcodec_open2(cc, codec, nil) == 0)
         var frame = av_frame_alloc()
         defer { av_frame_free(&frame) }
@@ -140,6 +143,54 @@ import VidrecMP4
         #expect(abs(mean(bytes[cb + half + margin..<cb + chromaCount]) - 190) < 3)
         #expect(abs(mean(bytes[cr..<cr + half - margin]) - 200) < 3)
         #expect(abs(mean(bytes[cr + half + margin..<cr + chromaCount]) - 60) < 3)
+    }
+
+    /// `jpeg` without its Huffman table segments (DHT, FF C4), as many UVC cameras send
+    /// their frames.
+    static func withoutHuffmanTables(_ jpeg: Data) -> Data {
+        let bytes = [UInt8](jpeg)
+        var kept = Array(bytes[0..<2])
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            if marker == 0xDA { break }
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if marker != 0xC4 { kept += bytes[index..<index + 2 + length] }
+            index += 2 + length
+        }
+        return Data(kept + bytes[index...])
+    }
+
+    /// JPEGs without Huffman tables, 4:2:2 ones (libjpeg-turbo) and 4:4:4 ones (left to
+    /// libavcodec) all decode, at their grey level, with none left out.
+    @Test(arguments: [(AV_PIX_FMT_YUVJ422P, true), (AV_PIX_FMT_YUVJ420P, true), (AV_PIX_FMT_YUVJ444P, false)])
+    func jpegsWithoutHuffmanTablesAndIn444Decode(layout: AVPixelFormat, stripTables: Bool) throws {
+        FFmpegLog.configure(level: nil)
+        let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
+        var settings = Self.settings
+        settings.video.sourceFormat = .mjpeg
+        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
+        for index in 0..<15 {
+            var picture = try Self.jpeg(luma: UInt8(20 + index * 12), layout: layout, standardTables: stripTables, chroma: { _, _ in 128 })
+            if stripTables {
+                let stripped = Self.withoutHuffmanTables(picture)
+                #expect(stripped.count < picture.count && !stripped.contains(Data([0xFF, 0xC4])))
+                picture = stripped
+            }
+            try output.appendVideo(Self.frame(picture, sequence: UInt64(index)), frameIndex: Int64(index))
+        }
+        try output.finish()
+        #expect(output.leftOutFrames == 0)
+        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
+        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
+        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-vf", "select=eq(n\\,10)", "-frames:v", "1",
+                                                 "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"]).output
+        let luma = [UInt8](data.prefix(Self.width * Self.height))
+        let mean = Double(luma.reduce(0) { $0 + Int($1) }) / Double(max(1, luma.count))
+        #expect(abs(mean - Double(20 + 10 * 12)) < 2, "frame 10's luma \(mean)")
     }
 
     /// Frame `index`'s luma plane, decoded by FFmpeg's own ffmpeg tool.
