@@ -46,6 +46,12 @@ final class SystemDevices: RecordingDevices, Sendable {
     func findCamera() throws -> String? {
         guard TestPatternCamera.format(named: camera) == nil else { return nil }
         let description = try CameraDiscovery(listing: .readable).resolve(camera)
+        // A --camera-format the camera does not offer is refused now, before the
+        // microphone is opened, so that the error names the format, not the microphone.
+        if let cameraFormat {
+            _ = try CameraModeSelector().largest(from: description.modes, format: cameraFormat, camera: description.path,
+                                                 offered: description.formats)
+        }
         found.withLock { $0 = description }
         return description.path
     }
