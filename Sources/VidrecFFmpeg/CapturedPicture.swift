@@ -28,12 +28,8 @@ struct CapturedPicture {
             if decoder?.format != input.pixelFormat { decoder = try FrameDecoder(for: input.pixelFormat) }
             guard try decoder!.decode(input) else { return nil }
             let decoded = decoder!.frame
-            withUnsafeBytes(of: &decoded.pointee.data) { data in
-                for i in 0..<4 { planes[i] = UnsafePointer(data.load(fromByteOffset: i * 8, as: UnsafeMutablePointer<UInt8>?.self)) }
-            }
-            withUnsafeBytes(of: &decoded.pointee.linesize) { sizes in
-                for i in 0..<4 { strides[i] = sizes.load(fromByteOffset: i * 4, as: Int32.self) }
-            }
+            planes = (0..<4).map { decoded.plane($0).map { UnsafePointer($0) } }
+            strides = (0..<4).map { decoded.linesize($0) }
             format = AVPixelFormat(rawValue: decoded.pointee.format)
         } else {
             var offset = 0

@@ -86,10 +86,9 @@ enum JPEGEncoder {
         try check(av_frame_get_buffer(output, 0), "av_frame_get_buffer", subject)
         let planes: [(width: Int, height: Int)] = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
         for (plane, size) in planes.enumerated() {
-            let from = withUnsafeBytes(of: &input.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self) }
-            let to = withUnsafeBytes(of: &output.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self) }
-            let fromStride = Int(withUnsafeBytes(of: &input.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
-            let toStride = Int(withUnsafeBytes(of: &output.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+            // yuvj420p: all three planes are there.
+            let from = input.plane(plane)!, to = output.plane(plane)!
+            let fromStride = Int(input.linesize(plane)), toStride = Int(output.linesize(plane))
             for y in 0..<size.height {
                 for x in 0..<size.width {
                     let (row, column) = switch degrees {

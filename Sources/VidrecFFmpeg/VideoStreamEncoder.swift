@@ -228,12 +228,8 @@ final class VideoStreamEncoder: StreamEncoder {
         let (from, to) = fit.rectangles(sourceWidth: input.width, sourceHeight: input.height,
                                         width: Int(cc.width), height: Int(cc.height))
         try VideoStreamEncoder.offset(&source, strides: strides, format: sourceFormat, x: from.x, y: from.y)
-        var destination: [UnsafeMutablePointer<UInt8>?] = withUnsafeBytes(of: &frame.pointee.data) { data in
-            (0..<4).map { data.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>?.self) }
-        }
-        let destinationStrides: [Int32] = withUnsafeBytes(of: &frame.pointee.linesize) { sizes in
-            (0..<4).map { sizes.load(fromByteOffset: $0 * 4, as: Int32.self) }
-        }
+        var destination = (0..<4).map { frame.plane($0) }
+        let destinationStrides = (0..<4).map { frame.linesize($0) }
         if to.width != Int(cc.width) || to.height != Int(cc.height) {
             let lines = destinationStrides.map { Int($0) }
             try check(av_image_fill_black(&destination, lines, cc.pix_fmt, AVCOL_RANGE_MPEG, cc.width, cc.height),
@@ -250,8 +246,7 @@ final class VideoStreamEncoder: StreamEncoder {
         let scaled = sws_scale(conversion, source, strides, 0, Int32(from.height), destination, destinationStrides)
         try check(scaled, "sws_scale", name)
         for (plane, size) in mirroredPlanes.enumerated() {
-            guard let start = withUnsafeBytes(of: &frame.pointee.data, { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>?.self) })
-            else { continue }
+            guard let start = frame.plane(plane) else { continue }
             let stride = Int(destinationStrides[plane])
             for row in 0..<size.rows {
                 var flipped = UnsafeMutableBufferPointer(start: start + row * stride, count: size.width)
@@ -274,18 +269,15 @@ final class VideoStreamEncoder: StreamEncoder {
     private func direct(_ decoded: UnsafeMutablePointer<AVFrame>, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
         let layout = AVPixelFormat(rawValue: decoded.pointee.format)
         guard layout == AV_PIX_FMT_YUVJ420P || layout == AV_PIX_FMT_YUVJ422P else { return nil }
-        let out = directFrame.pointer
-        av_frame_unref(out)
+        let out = directFrame.pointer  // emptied by prepare(_:frameIndex:) before decoding
         try check(av_frame_ref(out, decoded), "av_frame_ref", name)
         if layout == AV_PIX_FMT_YUVJ422P {
             try check(av_frame_make_writable(chroma.pointer), "av_frame_make_writable", name)
             let width = (decoded.pointee.width + 1) / 2, height = decoded.pointee.height
             for plane in 1...2 {
-                guard let source = VideoStreamEncoder.plane(decoded, plane), let target = VideoStreamEncoder.plane(chroma.pointer, plane) else {
-                    return nil
-                }
-                cpixels_halve_rows(source, Int(VideoStreamEncoder.stride(decoded, plane)), height,
-                                   target, Int(VideoStreamEncoder.stride(chroma.pointer, plane)), width, (height + 1) / 2)
+                guard let source = decoded.plane(plane), let target = chroma.pointer.plane(plane) else { return nil }
+                cpixels_halve_rows(source, Int(decoded.linesize(plane)), height,
+                                   target, Int(chroma.pointer.linesize(plane)), width, (height + 1) / 2)
             }
             // The chroma planes now lie in `chroma`'s buffer: reference that one instead.
             let chromaBuffer = try allocated(av_buffer_ref(chroma.pointer.pointee.buf.0), "av_buffer_ref", name)
@@ -295,29 +287,14 @@ final class VideoStreamEncoder: StreamEncoder {
                 av_buffer_unref(&buffers[2])
                 buffers[1] = chromaBuffer
             }
-            withUnsafeMutableBytes(of: &out.pointee.data) { raw in
-                let planes = raw.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
-                planes[1] = VideoStreamEncoder.plane(chroma.pointer, 1)
-                planes[2] = VideoStreamEncoder.plane(chroma.pointer, 2)
-            }
-            withUnsafeMutableBytes(of: &out.pointee.linesize) { raw in
-                let strides = raw.bindMemory(to: Int32.self)
-                strides[1] = VideoStreamEncoder.stride(chroma.pointer, 1)
-                strides[2] = VideoStreamEncoder.stride(chroma.pointer, 2)
+            for plane in 1...2 {
+                out.setPlane(plane, chroma.pointer.plane(plane), linesize: chroma.pointer.linesize(plane))
             }
         }
         out.pointee.format = codecContext.pointee.pix_fmt.rawValue
         out.pointee.color_range = AVCOL_RANGE_JPEG
         out.pointee.pts = frameIndex
         return out
-    }
-
-    private static func plane(_ frame: UnsafeMutablePointer<AVFrame>, _ index: Int) -> UnsafeMutablePointer<UInt8>? {
-        withUnsafeBytes(of: &frame.pointee.data) { $0.load(fromByteOffset: index * 8, as: UnsafeMutablePointer<UInt8>?.self) }
-    }
-
-    private static func stride(_ frame: UnsafeMutablePointer<AVFrame>, _ index: Int) -> Int32 {
-        withUnsafeBytes(of: &frame.pointee.linesize) { $0.load(fromByteOffset: index * 4, as: Int32.self) }
     }
 
     /// The planes of `format` at `width`x`height` as (bytes per row, rows), for flipping

@@ -56,12 +56,8 @@ final class TurboJPEGDecoder {
             try check(av_frame_make_writable(frame), "av_frame_make_writable", subject)
         }
         frame.pointee.color_range = AVCOL_RANGE_JPEG
-        var planes: [UnsafeMutablePointer<UInt8>?] = withUnsafeBytes(of: &frame.pointee.data) { data in
-            (0..<3).map { data.load(fromByteOffset: $0 * 8, as: UnsafeMutablePointer<UInt8>?.self) }
-        }
-        var strides: [Int32] = withUnsafeBytes(of: &frame.pointee.linesize) { sizes in
-            (0..<3).map { sizes.load(fromByteOffset: $0 * 4, as: Int32.self) }
-        }
+        var planes = (0..<3).map { frame.plane($0) }
+        var strides = (0..<3).map { frame.linesize($0) }
         if tjDecompressToYUVPlanes(handle, bytes, size, &planes, width, &strides, height, 0) != 0,
            tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
             throw failure("tjDecompressToYUVPlanes", subject)
