@@ -93,21 +93,30 @@ extension KernelDriverTests {
         /// in the movie at those instants after the movie's time 0 (its first frame's
         /// capture time, the sidecar's `clockOrigin`), within a frame (1/15 s).
         @Test func soundIsPlacedWhereItWasCapturedWithinAFrame() throws {
+            try Self.expectBurstsWhereTheyWerePlayed(into: 0, mic: "hw:Loopback,1,0")
+        }
+
+        /// Records 6 s of vivid with `mic` while a player plays bursts into the loopback
+        /// card's playback `device` (``TonePlayer/init(burstsInto:)``): each burst sits in
+        /// the movie within a frame (1/15 s) of the instant it was played.
+        static func expectBurstsWhereTheyWerePlayed(into device: Int, mic: String, environment: [String: String] = [:],
+                                                    test: String = #function) throws {
             let home = try Home()
-            let player = try TonePlayer(burstsInto: 0)
+            let player = try TonePlayer(burstsInto: device)
             let playOrigin = try player.playOrigin()
-            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", "hw:Loopback,1,0", "--quality", "low", "--max", "6"],
-                                               home: home.path)
+            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", mic, "--quality", "low", "--max", "6"],
+                                               home: home.path, environment: environment)
             withExtendedLifetime(player) {}
             #expect(result.code == 0, "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let sidecar = try home.sidecar()
             #expect(player.underruns == 0, "the player underran: its bursts moved")
             let offsets = try Probe.burstOffsets(file, sidecar: sidecar, playOrigin: playOrigin)
+            let milliseconds = offsets.map { Int(($0 * 1000).rounded()) }
             #expect(offsets.count >= 4, "bursts found at \(offsets)")
-            print("\(#function): bursts off by \(offsets.map { Int(($0 * 1000).rounded()) }) ms")
+            print("\(test): bursts off by \(milliseconds) ms")
             #expect(offsets.allSatisfy { abs($0) <= 1.0 / 15 },
-                    "bursts off by \(offsets.map { Int(($0 * 1000).rounded()) }) ms (played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), \(player.statusText()))")
+                    "bursts off by \(milliseconds) ms (played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), \(player.statusText()))")
         }
 
         /// Under libcamera's V4L2 compatibility layer (what `libcamerify` does: v4l2-compat.so

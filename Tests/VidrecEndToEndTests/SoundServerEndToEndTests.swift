@@ -81,21 +81,8 @@ extension KernelDriverTests {
         /// ``DeviceEndToEndTests/soundIsPlacedWhereItWasCapturedWithinAFrame()``).
         @Test func soundThroughPipeWireIsPlacedWhereItWasCapturedWithinAFrame() throws {
             let session = try PipeWireSession()
-            let home = try Home()
-            let player = try TonePlayer(burstsInto: 1)
-            let playOrigin = try player.playOrigin()
-            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", "default", "--quality", "low", "--max", "6"],
-                                               home: home.path, environment: session.environment)
-            withExtendedLifetime(player) {}
-            #expect(result.code == 0, "\(result.err)")
-            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
-            let sidecar = try home.sidecar()
-            #expect(player.underruns == 0, "the player underran: its bursts moved")
-            let offsets = try Probe.burstOffsets(file, sidecar: sidecar, playOrigin: playOrigin)
-            #expect(offsets.count >= 4, "bursts found at \(offsets)")
-            print("\(#function): bursts off by \(offsets.map { Int(($0 * 1000).rounded()) }) ms")
-            #expect(offsets.allSatisfy { abs($0) <= 1.0 / 15 },
-                    "bursts off by \(offsets.map { Int(($0 * 1000).rounded()) }) ms (played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), \(player.statusText()))")
+            try DeviceEndToEndTests.expectBurstsWhereTheyWerePlayed(into: 1, mic: "default", environment: session.environment)
+            withExtendedLifetime(session) {}
         }
     }
 }

@@ -66,33 +66,40 @@ import VidrecMP4
                              speed: "veryfast", crf: 18, bitRate: nil, keyframeInterval: 15),
         audio: nil)
 
-    @Test func mjpegFramesAreDecodedScaledAndEncoded() throws {
+    /// Records `pictures` (frame n in slot n) with `settings`, checks that `leftOut` of
+    /// them were left out, finishes the file and hands its path to `check`.
+    static func record(_ pictures: [Data], settings: MovieSettings = settings, leftOut: Int64 = 0,
+                       check: (String) throws -> Void) throws {
         FFmpegLog.configure(level: nil)
         let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
-
-        let output = try MovieEncoder.recordingFile(path: fragmented, settings: Self.settings)
-        for index in 0..<30 {
-            try output.appendVideo(Self.frame(try Self.jpeg(luma: UInt8(40 + index * 6)), sequence: UInt64(index)), frameIndex: Int64(index))
+        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
+        for (index, picture) in pictures.enumerated() {
+            try output.appendVideo(frame(picture, sequence: UInt64(index)), frameIndex: Int64(index))
         }
-        // A torn JPEG, as cameras sometimes send: skipped and counted, not fatal.
-        try output.appendVideo(Self.frame(Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00]), sequence: 30), frameIndex: 30)
         try output.finish()
-        #expect(output.leftOutFrames == 1)
+        #expect(output.leftOutFrames == leftOut)
         try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
         try FileManager.default.moveItem(atPath: fragmented, toPath: final)
+        try check(final)
+    }
 
-        let info = try MovieProbe().inspect(final)
-        #expect(info.streams.map(\.codec) == ["h264"])
-        #expect(info.streams[0].packets == 30)
-        #expect(abs(info.streams[0].duration - 2.0) < 0.001)
-        // Frame 20's grey level survives the JPEG → YUV → H.264 trip.
-        let grey = try Self.decodeGrey(final, index: 20)
-        let mean = Double(grey.reduce(0) { $0 + Int($1) }) / Double(grey.count)
-        let expected = 16 + Double(40 + 20 * 6) * 219 / 255  // full range to limited range
-        #expect(abs(mean - expected) < 3, "mean luma \(mean), expected \(expected)")
+    @Test func mjpegFramesAreDecodedScaledAndEncoded() throws {
+        let pictures = try (0..<30).map { try Self.jpeg(luma: UInt8(40 + $0 * 6)) }
+        // A torn JPEG, as cameras sometimes send: skipped and counted, not fatal.
+        try Self.record(pictures + [Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00])], leftOut: 1) { final in
+            let info = try MovieProbe().inspect(final)
+            #expect(info.streams.map(\.codec) == ["h264"])
+            #expect(info.streams[0].packets == 30)
+            #expect(abs(info.streams[0].duration - 2.0) < 0.001)
+            // Frame 20's grey level survives the JPEG → YUV → H.264 trip.
+            let grey = try Self.decodeGrey(final, index: 20)
+            let mean = Double(grey.reduce(0) { $0 + Int($1) }) / Double(grey.count)
+            let expected = 16 + Double(40 + 20 * 6) * 219 / 255  // full range to limited range
+            #expect(abs(mean - expected) < 3, "mean luma \(mean), expected \(expected)")
+        }
     }
 
     /// A Motion JPEG camera's 4:2:2 pictures go to a yuv420p movie without a range
@@ -101,11 +108,6 @@ import VidrecMP4
     /// vertical halving; a 4:2:0 JPEG's planes go in as they are.
     @Test(arguments: [AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ420P])
     func aMotionJPEGCamerasPicturesKeepTheirFullRange(layout: AVPixelFormat) throws {
-        FFmpegLog.configure(level: nil)
-        let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
         var settings = Self.settings
         settings.video.sourceFormat = .mjpeg
         let chromaRows = layout == AV_PIX_FMT_YUVJ422P ? Self.height : Self.height / 2
@@ -114,35 +116,28 @@ import VidrecMP4
             let top = row < chromaRows / 2
             return plane == 1 ? (top ? 70 : 190) : (top ? 200 : 60)
         }
-        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
-        for index in 0..<15 {
-            let picture = try Self.jpeg(luma: UInt8(10 + index * 15), layout: layout, chroma: chroma)
-            try output.appendVideo(Self.frame(picture, sequence: UInt64(index)), frameIndex: Int64(index))
+        let pictures = try (0..<15).map { try Self.jpeg(luma: UInt8(10 + $0 * 15), layout: layout, chroma: chroma) }
+        try Self.record(pictures, settings: settings) { final in
+            let stream = try FFmpegTool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
+                                                        "stream=pix_fmt,color_range,chroma_location,nb_frames", "-of", "compact", final]).output
+            #expect(String(decoding: stream, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    == "stream|pix_fmt=yuvj420p|color_range=pc|chroma_location=center|nb_frames=15")
+            // Frame 12 as stored: 4:2:0 planes at full range.
+            let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-vf", "select=eq(n\\,12)", "-frames:v", "1",
+                                                     "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"]).output
+            let lumaCount = Self.width * Self.height, chromaCount = lumaCount / 4
+            try #require(data.count == lumaCount + 2 * chromaCount)
+            let bytes = [UInt8](data)
+            func mean(_ slice: ArraySlice<UInt8>) -> Double { Double(slice.reduce(0) { $0 + Int($1) }) / Double(slice.count) }
+            #expect(abs(mean(bytes[0..<lumaCount]) - Double(10 + 12 * 15)) < 2, "luma kept at the JPEG's level")
+            let half = chromaCount / 2
+            // Away from the middle row, where the halving and the encoder blend the halves.
+            let cb = lumaCount, cr = lumaCount + chromaCount, margin = Self.width / 2 * 4
+            #expect(abs(mean(bytes[cb..<cb + half - margin]) - 70) < 3)
+            #expect(abs(mean(bytes[cb + half + margin..<cb + chromaCount]) - 190) < 3)
+            #expect(abs(mean(bytes[cr..<cr + half - margin]) - 200) < 3)
+            #expect(abs(mean(bytes[cr + half + margin..<cr + chromaCount]) - 60) < 3)
         }
-        try output.finish()
-        #expect(output.leftOutFrames == 0)
-        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
-        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
-
-        let stream = try FFmpegTool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
-                                                    "stream=pix_fmt,color_range,chroma_location,nb_frames", "-of", "compact", final]).output
-        #expect(String(decoding: stream, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                == "stream|pix_fmt=yuvj420p|color_range=pc|chroma_location=center|nb_frames=15")
-        // Frame 12 as stored: 4:2:0 planes at full range.
-        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-vf", "select=eq(n\\,12)", "-frames:v", "1",
-                                                 "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"]).output
-        let lumaCount = Self.width * Self.height, chromaCount = lumaCount / 4
-        try #require(data.count == lumaCount + 2 * chromaCount)
-        let bytes = [UInt8](data)
-        func mean(_ slice: ArraySlice<UInt8>) -> Double { Double(slice.reduce(0) { $0 + Int($1) }) / Double(slice.count) }
-        #expect(abs(mean(bytes[0..<lumaCount]) - Double(10 + 12 * 15)) < 2, "luma kept at the JPEG's level")
-        let half = chromaCount / 2
-        // Away from the middle row, where the halving and the encoder blend the halves.
-        let cb = lumaCount, cr = lumaCount + chromaCount, margin = Self.width / 2 * 4
-        #expect(abs(mean(bytes[cb..<cb + half - margin]) - 70) < 3)
-        #expect(abs(mean(bytes[cb + half + margin..<cb + chromaCount]) - 190) < 3)
-        #expect(abs(mean(bytes[cr..<cr + half - margin]) - 200) < 3)
-        #expect(abs(mean(bytes[cr + half + margin..<cr + chromaCount]) - 60) < 3)
     }
 
     /// `jpeg` without its Huffman table segments (DHT, FF C4), as many UVC cameras send
@@ -165,32 +160,22 @@ import VidrecMP4
     /// libavcodec) all decode, at their grey level, with none left out.
     @Test(arguments: [(AV_PIX_FMT_YUVJ422P, true), (AV_PIX_FMT_YUVJ420P, true), (AV_PIX_FMT_YUVJ444P, false)])
     func jpegsWithoutHuffmanTablesAndIn444Decode(layout: AVPixelFormat, stripTables: Bool) throws {
-        FFmpegLog.configure(level: nil)
-        let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
         var settings = Self.settings
         settings.video.sourceFormat = .mjpeg
-        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
-        for index in 0..<15 {
-            var picture = try Self.jpeg(luma: UInt8(20 + index * 12), layout: layout, standardTables: stripTables, chroma: { _, _ in 128 })
-            if stripTables {
-                let stripped = Self.withoutHuffmanTables(picture)
-                #expect(stripped.count < picture.count && !stripped.contains(Data([0xFF, 0xC4])))
-                picture = stripped
-            }
-            try output.appendVideo(Self.frame(picture, sequence: UInt64(index)), frameIndex: Int64(index))
+        let pictures = try (0..<15).map { index in
+            let picture = try Self.jpeg(luma: UInt8(20 + index * 12), layout: layout, standardTables: stripTables, chroma: { _, _ in 128 })
+            guard stripTables else { return picture }
+            let stripped = Self.withoutHuffmanTables(picture)
+            #expect(stripped.count < picture.count && !stripped.contains(Data([0xFF, 0xC4])))
+            return stripped
         }
-        try output.finish()
-        #expect(output.leftOutFrames == 0)
-        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
-        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
-        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-vf", "select=eq(n\\,10)", "-frames:v", "1",
-                                                 "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"]).output
-        let luma = [UInt8](data.prefix(Self.width * Self.height))
-        let mean = Double(luma.reduce(0) { $0 + Int($1) }) / Double(max(1, luma.count))
-        #expect(abs(mean - Double(20 + 10 * 12)) < 2, "frame 10's luma \(mean)")
+        try Self.record(pictures, settings: settings) { final in
+            let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-vf", "select=eq(n\\,10)", "-frames:v", "1",
+                                                     "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"]).output
+            let luma = [UInt8](data.prefix(Self.width * Self.height))
+            let mean = Double(luma.reduce(0) { $0 + Int($1) }) / Double(max(1, luma.count))
+            #expect(abs(mean - Double(20 + 10 * 12)) < 2, "frame 10's luma \(mean)")
+        }
     }
 
     /// Frame `index`'s luma plane, decoded by FFmpeg's own ffmpeg tool.
