@@ -130,10 +130,13 @@ public struct AlbumManifest: Sendable {
 
     /// Removes vidrec's oldest recordings from `album` beyond the newest `keep`, beyond
     /// `maxBytes` in total, and older than `maxAge` seconds (the newest is always kept).
-    /// Only files vidrec saved and that are unchanged since count and go.
+    /// Only files vidrec saved and that are unchanged since count and go, and only those
+    /// of one kind: movies and photos are counted apart, so that a photo saved to an
+    /// album that also holds movies never pushes a movie out, nor a movie a photo.
     ///
+    /// - Parameter photos: count and remove photos (JPEGs), else movies.
     /// - Returns: the paths removed.
-    public func prune(album: String, keep: Int?, maxBytes: Int64?, maxAge: Double? = nil) throws -> [String] {
+    public func prune(album: String, keep: Int?, maxBytes: Int64?, maxAge: Double? = nil, photos: Bool = false) throws -> [String] {
         let now = Date().timeIntervalSince1970
         return try update { albums in
             let folder = URL(fileURLWithPath: album).standardizedFileURL.path
@@ -145,6 +148,10 @@ public struct AlbumManifest: Sendable {
             var total: Int64 = 0
             var index = 0
             for item in items {
+                guard AlbumManifest.isPhoto(item.name) == photos else {
+                    kept.append(item)
+                    continue
+                }
                 let size: Int64
                 switch AlbumManifest.standing(of: item, in: folder) {
                 case .legacy:
@@ -170,6 +177,11 @@ public struct AlbumManifest: Sendable {
             albums[folder] = kept.reversed()  // stored oldest first, as saves append
             return removed
         }
+    }
+
+    /// Whether a saved file is a photo (a JPEG), by its name in the album.
+    static func isPhoto(_ name: String) -> Bool {
+        name.lowercased().hasSuffix("." + Container.jpeg.fileExtension)
     }
 
     /// What vidrec may do with a manifest entry's file.

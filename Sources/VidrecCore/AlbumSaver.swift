@@ -66,7 +66,7 @@ public struct AlbumSaver: Sendable {
         guard request.keep != nil || request.albumMaxSize != nil || request.maxAge != nil else { return (saved, []) }
         let album = request.album.path
         let removed = try manifest.prune(album: album, keep: request.keep, maxBytes: request.albumMaxSize,
-                                         maxAge: request.maxAge?.doubleValue)
+                                         maxAge: request.maxAge?.doubleValue, photos: entry.isPhoto)
         for path in removed { removeLeftovers(of: path, in: album) }
         return (saved, removed)
     }

@@ -215,6 +215,7 @@ public final class Recorder: Sendable {
 
         let output: any CaptureOutput
         let stretcher: (any AudioStretching)?
+        let featureOutputs: [OutputConnection]
         do {
             // The file may take no more than --max-size, nor the free space above the floor.
             let aboveFloor = free.map { $0 - (request.minFreeSpace ?? 0) }
@@ -232,6 +233,11 @@ public final class Recorder: Sendable {
                                                      maxDuration: request.duration, byteBudget: budget)
             }
             stretcher = try audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
+            let context = FeatureContext(id: entry.id, startTime: request.startTime, frameRate: preset.settings.video.frameRate,
+                                         camera: camera.name, cameraPath: camera.path, pid: request.pid,
+                                         photos: PhotoSaver(store: store, saver: saver),
+                                         trigger: { [weak self] in self?.trigger() ?? false })
+            featureOutputs = try request.features.flatMap { try $0.attach(to: context) }
         } catch {
             session.stopSources()
             store.abandon(entry)
@@ -268,7 +274,7 @@ public final class Recorder: Sendable {
         let progressID = { request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id }
         let outcome: RecordingOutcome
         do {
-            outcome = try session.run(outputs: [movie] + [photoConnection, motion].compactMap { $0 }, stretcher: stretcher) { progress in
+            outcome = try session.run(outputs: [movie] + [photoConnection, motion].compactMap { $0 } + featureOutputs, stretcher: stretcher) { progress in
                 events(.progress(progress))
                 store.writeProgress(progress, id: progressID())
             }
@@ -282,6 +288,7 @@ public final class Recorder: Sendable {
 
         var report = RecordingReport(id: entry.id, outcome: outcome, audioSampleRate: audio?.audioFormat.sampleRate,
                                      overruns: (audio as? OverrunCounting)?.overruns)
+        report.featureLines = request.features.flatMap { $0.recordingEnded(outcome) }
         eventTrigger.withLock { $0 = nil }
         if let segmented {
             // Every segment was finalized (and saved) as it closed; the last one's

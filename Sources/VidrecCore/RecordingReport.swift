@@ -19,6 +19,9 @@ public struct RecordingReport: Sendable {
     /// A continuous recording's segments (`--segment`), by pending ID, in order; each
     /// was reported as it closed (``SegmentRequest/closed``).
     public var segments: [String] = []
+    /// What the request's features said when the recording ended, one line each
+    /// (``RecordingFeature/recordingEnded(_:)``).
+    public var featureLines: [String] = []
     /// Whether the recording was stopped before its first frame: nothing was kept (its
     /// pending entry is gone) and nothing saved.
     public var nothingRecorded = false

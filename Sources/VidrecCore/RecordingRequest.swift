@@ -22,6 +22,9 @@ public struct RecordingRequest: Sendable {
     public var pid: Int32
     /// `--segment`: record as a series of files, and how.
     public var segment: SegmentRequest?
+    /// The features attached to the recording, each with its own outputs beside the
+    /// movie (``RecordingFeature``), in the order given.
+    public var features: [any RecordingFeature] = []
     /// The private folder the recording's control socket goes in (`ID.sock`, named in
     /// the sidecar for `vidrec snap`, `switch` and `trigger`); `nil`: no socket.
     public var controlFolder: String?

@@ -24,6 +24,23 @@ import VidrecCore
         #expect(FileManager.default.fileExists(atPath: files[3]))
     }
 
+    @Test func moviesAndPhotosInOneFolderAreCountedApart() throws {
+        let state = try TemporaryDirectory(), album = try TemporaryDirectory()
+        let manifest = AlbumManifest(stateDirectory: state.path)
+        // Saved in turn: a movie, a photo, a movie, a photo, a photo.
+        var files: [String] = []
+        for (index, name) in ["a.mp4", "a.jpg", "b.mkv", "b.JPG", "c.jpg"].enumerated() {
+            let file = try album.write(name, String(repeating: "v", count: 100 + index))
+            try manifest.recordSave(file)
+            files.append(file)
+        }
+        // The newest movie stays, whatever photos came after it; photos are not counted.
+        #expect(try manifest.prune(album: album.path, keep: 1, maxBytes: nil) == [files[0]])
+        #expect(try manifest.prune(album: album.path, keep: 1, maxBytes: 150, photos: true) == [files[3], files[1]])
+        let left = try FileManager.default.contentsOfDirectory(atPath: album.path).sorted()
+        #expect(left == ["b.mkv", "c.jpg"], "\(left)")
+    }
+
     @Test func pruningByAgeRemovesWhatWasSavedLongerAgoButNeverTheNewest() throws {
         let state = try TemporaryDirectory(), album = try TemporaryDirectory()
         let files = try (0..<3).map { try album.write("clip\($0).mp4", "v") }

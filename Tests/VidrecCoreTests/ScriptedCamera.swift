@@ -17,6 +17,9 @@ final class ScriptedCamera: VideoCaptureSource {
     let paced: Bool
     /// Thrown by `start(into:)`, as by a camera that cannot stream.
     let startError: (any Error)?
+    /// Deliver each frame no sooner than its place in the script after the start, as a
+    /// camera does (with `paced`).
+    let realTime: Bool
     /// The microphone whose script follows this camera's first frame (``follow(_:)``).
     private let microphone = Mutex<ScriptedMicrophone?>(nil)
     private let worker = CaptureWorker()
@@ -28,8 +31,9 @@ final class ScriptedCamera: VideoCaptureSource {
     ///     session whose capture queue is smaller than the script); otherwise all at
     ///     once, on the caller's thread.
     init(frameRate: Rational = Rational(30), start: Int64, indexes: [Int64], ending: (any Error)?? = nil,
-         paced: Bool = false, startError: (any Error)? = nil) {
+         paced: Bool = false, realTime: Bool = false, startError: (any Error)? = nil) {
         self.startError = startError
+        self.realTime = realTime
         videoFormat = VideoFormat(pixelFormat: .yuyv, width: 2, height: 2, frameRate: frameRate)
         self.start = start
         self.indexes = indexes
@@ -52,7 +56,13 @@ final class ScriptedCamera: VideoCaptureSource {
         if let startError { throw startError }
         guard paced else { return deliver(into: queue, whileRunning: { true }) }
         worker.start(name: "scripted.camera") { [self] in
+            let started = MonotonicClock.now()
+            var next = indexes.makeIterator()
             deliver(into: queue) {
+                if realTime, let index = next.next() {
+                    let due = started + time(of: index) - time(of: indexes[0])
+                    while worker.isRunning, MonotonicClock.now() < due { usleep(1_000) }
+                }
                 // Poll for room: the queue has no blocking push, by design.
                 while worker.isRunning, queue.waitingVideoFrames >= queue.videoCapacity { usleep(500) }
                 return worker.isRunning

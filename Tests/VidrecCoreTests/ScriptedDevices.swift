@@ -16,9 +16,12 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     /// microphone before the camera), if the recording has one.
     let microphone: ScriptedMicrophone?
     let cameraStartError: (any Error)?
+    /// The camera delivers its frames at their frame rate, as a real one does.
+    let realTime: Bool
 
     init(cameraPath: String? = nil, frames: Int64 = 120, ending: (any Error)?? = nil, failOutput: Bool = false,
-         microphone: Bool = true, cameraStartError: (any Error)? = nil) {
+         microphone: Bool = true, cameraStartError: (any Error)? = nil, realTime: Bool = false) {
+        self.realTime = realTime
         self.cameraStartError = cameraStartError
         self.cameraPath = cameraPath
         self.frames = frames
@@ -33,7 +36,7 @@ final class ScriptedDevices: RecordingDevices, Sendable {
 
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
         let camera = ScriptedCamera(frameRate: video.frameRate, start: Self.start, indexes: Array(0..<frames), ending: ending,
-                                    paced: true, startError: cameraStartError)
+                                    paced: true, realTime: realTime, startError: cameraStartError)
         if let microphone { camera.follow(microphone) }
         return OpenedCamera(source: camera, path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
     }

@@ -73,20 +73,15 @@ struct SnapCommand: VidrecCommand {
         if let recording, !controls.isEmpty || cameraFormat != nil {
             throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and its settings belong to that recording; take the photo without --set, the control shortcuts and --camera-format, or stop the recording first", .temporaryFailure)
         }
-        let started = Date()
-        let (entry, lock) = try store.create(at: started) { id in
-            var sidecar = RecordingSidecar(id: id, preset: "photo", presetFile: "", camera: recording?.sidecar.camera ?? camera,
-                                           microphone: nil, container: .jpeg, startTime: started, pid: getpid(), maxDuration: nil)
-            sidecar.cameraPath = cameraPath
-            sidecar.saveName = name
-            return sidecar
-        }
-        var sidecar = entry.sidecar
-        do {
+        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
+                               warn: { [err = context.err] in err("vidrec: \($0)\n") })
+        let photos = PhotoSaver(store: store, saver: saver)
+        let entry = try photos.keep(at: Date(), camera: recording?.sidecar.camera ?? camera, cameraPath: cameraPath, name: name,
+                                    pid: getpid()) { path, sidecar in
             if let recording {
                 let reply: ControlReply
                 do {
-                    reply = try ControlClient.send(ControlRequest(command: "snap", path: entry.partialPath, width: size?.width),
+                    reply = try ControlClient.send(ControlRequest(command: "snap", path: path, width: size?.width),
                                                    to: recording.controlPath, timeout: SnapCommand.recordingTimeout)
                 } catch {
                     throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and that recording did not answer for a photo (\(error)); try again, or stop the recording first", .temporaryFailure)
@@ -105,19 +100,12 @@ struct SnapCommand: VidrecCommand {
                 let encoder = PhotoEncoder()
                 let frame = try StillCapture.frame(from: source, observe: encoder.observe)
                 let photo = try encoder.jpeg(of: frame, width: size?.width)
-                try AtomicFile.write(Data(photo.bytes), to: entry.partialPath, durable: true)
+                try AtomicFile.write(Data(photo.bytes), to: path, durable: true)
                 sidecar.photoSize = "\(photo.width)x\(photo.height)"
                 sidecar.endReason = "taken"
             }
-            try store.finalize(entry, with: MovieFinalizer())
-            sidecar.state = .finished
-            try store.write(sidecar)
-        } catch {
-            store.abandon(entry)
-            throw error
         }
-        FileSystem.removeQuietly(entry.lockPath)
-        withExtendedLifetime(lock) {}
+        let sidecar = entry.sidecar
 
         let from = sidecar.endReason?.hasPrefix("taken from") == true ? ", \(sidecar.endReason!)" : ""
         context.err("vidrec: photo \(entry.id): \(sidecar.photoSize ?? "?") from \(sidecar.camera)\(from)\n")
@@ -125,10 +113,8 @@ struct SnapCommand: VidrecCommand {
             context.err("vidrec: photo \(entry.id) is pending; keep it with 'vidrec save'\n")
             return .success
         }
-        let saver = AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
-                               warn: { [err = context.err] in err("vidrec: \($0)\n") })
         let album = context.photoAlbum(albumPath)
-        let (saved, _) = try saver.save(store.entry(id: entry.id), to: SaveRequest(album: album))
+        let (saved, _) = try photos.save(entry, to: SaveRequest(album: album))
         context.out(saved + "\n")
         guard let upload, let rclone else { return .success }
         return try UploadRunner.uploadNow(saved, album: album.path, options: upload, rclone: rclone, context: context)

@@ -92,7 +92,8 @@ struct StartCommand: VidrecCommand {
         }
         let upload = options.upload
         let album = request.save?.album.path
-        let queueUpload: @Sendable (String) -> Void = { saved in
+        // A file saved to `album`, queued for --upload.
+        let queueUpload: @Sendable (_ saved: String, _ album: String?) -> Void = { saved, album in
             guard let uploads, let upload else { return }
             do {
                 try uploads.enqueue(saved, album: album, options: upload)
@@ -108,7 +109,7 @@ struct StartCommand: VidrecCommand {
             let kind = options.events == nil ? "segment" : "event"
             let report: @Sendable (SegmentReport) -> Void = { segment in
                 StartCommand.report(segment, kind: kind, context)
-                if let saved = segment.savedPath { queueUpload(saved) }
+                if let saved = segment.savedPath { queueUpload(saved, album) }
             }
             let reclaimed: @Sendable (String) -> Void = { path in
                 context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
@@ -118,6 +119,11 @@ struct StartCommand: VidrecCommand {
             request.segment?.events = options.events
             request.segment?.motion = options.motion
         }
+        let setup = StartFeature.Setup(context: context, options: options, saved: { path, album in
+            context.out(path + "\n")
+            queueUpload(path, album)
+        }, warn: { context.err("vidrec: \($0)\n") })
+        request.features = try options.features.map { try $0(setup) }
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     live: options.live, controls: options.controls, keepControls: options.keepControls) {
             context.err("vidrec: \($0)\n")
@@ -188,6 +194,7 @@ struct StartCommand: VidrecCommand {
 
         let outcome = result.outcome
         let summary = StartCommand.summary(result)
+        for line in result.featureLines { context.err("vidrec: \(line)\n") }
         if let error = outcome.error {
             let (message, code) = RuntimeFailure.classify(error)
             report("vidrec: recording \(result.id) failed: \(message) (\(summary); kept in pending)\n")
@@ -224,7 +231,7 @@ struct StartCommand: VidrecCommand {
         }
         for path in result.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
         context.out(saved + "\n")
-        queueUpload(saved)
+        queueUpload(saved, album)
         return .success
     }
 

@@ -44,7 +44,7 @@ struct StartOptions {
             .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
             .option("trigger", value: "motion[=N]", help: "Also trigger on motion in the picture: a mean luma change of at least N (0-255, default 6) between small copies of successive frames. Turns on --pre/--post."),
             .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
-        ] + UploadOptions.arguments + [
+        ] + StartFeatures.arguments + UploadOptions.arguments + [
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
         ])
@@ -83,6 +83,9 @@ struct StartOptions {
     var keepControls: Bool
     var logPath: String?
     var quiet: Bool
+    /// The features (``StartFeatures``) the options ask for, to be made when the
+    /// recording is set up.
+    var features: [StartFeature.Make] = []
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
@@ -190,6 +193,9 @@ struct StartOptions {
         }
         if video == .copy, let reason = reasonNotToCopy {
             throw .invalidValue("copy", for: "--video <auto|copy|encode>", reason: "the camera's stream cannot be stored as it is with \(reason); use --video encode")
+        }
+        for feature in StartFeatures.all {
+            if let make = try feature.parse(arguments, self) { features.append(make) }
         }
     }
 
