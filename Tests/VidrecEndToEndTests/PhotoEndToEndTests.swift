@@ -78,5 +78,34 @@ extension EndToEndTests {
             let after = try VidrecProcess.run(["snap", "--camera", "test"], home: home.path)
             #expect(after.code == 0 && !after.err.contains("taken from recording"), "\(after.err)")
         }
+
+        @Test func snapEveryTakesAPhotoEachIntervalAndSavesThemBesideTheMovie() throws {
+            let home = try Home()
+            let recorded = try VidrecProcess.run(["start", "--camera", "test", "--mic", "test", "--quality", "low", "--max", "4",
+                                                  "--snap-every", "1s", "--save", "--as", "clip"], home: home.path)
+            #expect(recorded.code == 0, "\(recorded.err)")
+            #expect(recorded.err.contains("vidrec: 4 photos taken every 1 s, 4 saved\n"), "\(recorded.err)")
+            #expect(recorded.err.contains("4.000 s, 60 frames") && !recorded.err.contains("dropped"), "\(recorded.err)")
+            // Standard output: each photo's path as it is saved, then the movie's.
+            let lines = recorded.out.split(separator: "\n").map(String.init)
+            #expect(lines.count == 5 && lines.last == home.album + "/clip.mp4", "\(lines)")
+            let photos = Array(lines.dropLast())
+            #expect(photos.allSatisfy { $0.hasPrefix(home.photos + "/vidrec-") && $0.hasSuffix(".jpg") }, "\(photos)")
+            #expect(try Probe.decodedFrameCount(home.album + "/clip.mp4") == 60)
+            // The camera's picture (the test camera sends the preset's size), one at each whole second of the
+            // movie at 15 fps, the first once the camera has settled: the test camera's
+            // frame numbers say which.
+            for (photo, due) in zip(photos, [5, 15, 30, 45]) {
+                let stream = try #require(try Probe.streams(photo).first)
+                #expect(stream.codec == "mjpeg" && stream.width == 640 && stream.height == 360)
+                let number = Probe.frameNumber(grey: try Probe.greyFrame(photo, index: 0), width: 640, height: 360)
+                #expect(number >= due && number < due + 15, "\(photo): frame \(number), due at \(due)")
+            }
+            let listed = try VidrecProcess.run(["list", "--json"], home: home.path)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])
+            #expect(rows.filter { $0["kind"] as? String == "photo" }.count == 4 && rows.filter { $0["kind"] as? String == "video" }.count == 1,
+                    "\(rows)")
+            #expect(try home.pendingRows().isEmpty)
+        }
     }
 }
