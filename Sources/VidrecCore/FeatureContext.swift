@@ -21,6 +21,19 @@ public struct FeatureContext: Sendable {
     /// (`--pre`, `--post`). Returns whether the recording waits for triggers.
     public var trigger: @Sendable () -> Bool
 
+    /// Creates a context; see the properties for the meaning of each argument.
+    public init(id: String, startTime: Date, frameRate: Rational, camera: String, cameraPath: String?, pid: Int32,
+                photos: PhotoSaver, trigger: @escaping @Sendable () -> Bool) {
+        self.id = id
+        self.startTime = startTime
+        self.frameRate = frameRate
+        self.camera = camera
+        self.cameraPath = cameraPath
+        self.pid = pid
+        self.photos = photos
+        self.trigger = trigger
+    }
+
     /// The date of the frame in slot `frameIndex` of the movie.
     public func date(ofFrame frameIndex: Int64) -> Date {
         startTime.addingTimeInterval(Double(frameIndex) * Double(frameRate.denominator) / Double(frameRate.numerator))

@@ -10,7 +10,11 @@ import VidrecMedia
 /// and thread, and takes nothing from the movie's.
 ///
 /// When nobody has asked, a frame costs one look at an empty list.
-public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
+///
+/// It is a ``RecordingFeature`` that every recording of `vidrec start` has: attached, it
+/// adds itself behind a queue of two frames that drops (`vidrec.photo`), and it never
+/// ends the recording.
+public final class PhotoOutput: CaptureOutput, RecordingFeature, @unchecked Sendable {
     // @unchecked Sendable: every stored property is either immutable or guarded by
     // `condition`; ``capture(to:width:timeout:)`` runs on any thread, the CaptureOutput
     // calls on the connection's thread.
@@ -42,6 +46,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     private let encoder: any PhotoEncoding
     private let condition = NSCondition()
     private var requests: [Request] = []
+    private var attached = false
     private var ended = false
 
     public let outputName = "photo output"
@@ -62,12 +67,14 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     /// - Parameters:
     ///   - width: the photo's width, keeping the aspect ratio (`nil`: the camera's frame size).
     ///   - timeout: the longest to wait for a frame, in seconds.
-    /// - Throws: ``PhotoError``.
+    /// - Throws: ``PhotoError``: ``PhotoError/notRecording`` before the recording has
+    ///   started, ``PhotoError/recordingEnded`` once it is ending.
     public func capture(to path: String, width: Int?, timeout: Double) throws(PhotoError) -> Taken {
         let request = Request(after: MonotonicClock.now(), width: width, path: path)
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
+        guard attached else { throw .notRecording }
         guard !ended else { throw .recordingEnded }
         requests.append(request)
         while request.result == nil {
@@ -116,6 +123,15 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     }
 
     public func appendAudio(_ chunk: AudioChunk) throws {}
+
+    public func attach(to recording: FeatureContext) throws -> [OutputConnection] {
+        condition.lock()
+        attached = true
+        condition.unlock()
+        return [OutputConnection(output: self, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.photo")]
+    }
+
+    public func recordingEnded(_ outcome: RecordingOutcome) -> [String] { [] }
 
     /// Ends the output: photos still waiting for a frame fail with
     /// ``PhotoError/recordingEnded``, and later ones are refused.

@@ -16,7 +16,6 @@ public final class Recorder: Sendable {
     private let saver: AlbumSaver
     private let freeSpace: @Sendable (String) -> Int64?
     private let session = Mutex<CaptureSession?>(nil)
-    private let photoOutput = Mutex<PhotoOutput?>(nil)
     private let eventTrigger = Mutex<(@Sendable () -> Void)?>(nil)
     /// A continuous recording's segments while it runs: the session's limit removes the
     /// oldest through them to stay above the free-space floor.
@@ -46,18 +45,6 @@ public final class Recorder: Sendable {
     public func requestStop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         session.withLock { $0?.requestStop() }
-    }
-
-    /// Takes a still photo from the running recording's camera (the next frame it
-    /// captures, at the camera's size or `width` wide) and writes it to `path`, as
-    /// `vidrec snap` asks while the camera is busy recording. The movie loses nothing.
-    /// Safe from any thread.
-    ///
-    /// - Throws: ``PhotoError``: ``PhotoError/notRecording`` before the recording has
-    ///   started or after it ended.
-    public func takePhoto(to path: String, width: Int?, timeout: Double = 10) throws(PhotoError) -> PhotoOutput.Taken {
-        guard let output = photoOutput.withLock({ $0 }) else { throw .notRecording }
-        return try output.capture(to: path, width: width, timeout: timeout)
     }
 
     /// Something happened, for a recording that waits for triggers (`--pre`, `--post`,
@@ -255,26 +242,12 @@ public final class Recorder: Sendable {
         events(.started(id: entry.id, preset: preset.name, settings: preset.resolvedDescription,
                         sources: [camera.name, audio?.displayName].compactMap { $0 }, limit: request.duration))
         let movie = OutputConnection(output: output, policy: .sized(for: camera.format), threadName: "vidrec.encode")
-        // The photo output beside the movie: two frames at most wait for it, and it never
-        // ends the recording.
-        let photos = devices.makePhotoEncoder().map { PhotoOutput(encoder: $0) }
-        let photoConnection = photos.map {
-            OutputConnection(output: $0, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.photo")
-        }
-        photoOutput.withLock { $0 = photos }
-        defer { photoOutput.withLock { $0 = nil } }
-        // --trigger motion: the detector is another output beside the movie.
-        let motion = request.segment?.motion.flatMap { threshold in
-            devices.makeMotionDetector(threshold: threshold) { [weak self] _ in self?.trigger() }
-        }.map {
-            OutputConnection(output: $0, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.motion")
-        }
         // What `vidrec status` follows: a continuous recording's open segment, else the
         // recording (also while it waits for triggers).
         let progressID = { request.segment?.events == nil ? segmented?.currentID ?? entry.id : entry.id }
         let outcome: RecordingOutcome
         do {
-            outcome = try session.run(outputs: [movie] + [photoConnection, motion].compactMap { $0 } + featureOutputs, stretcher: stretcher) { progress in
+            outcome = try session.run(outputs: [movie] + featureOutputs, stretcher: stretcher) { progress in
                 events(.progress(progress))
                 store.writeProgress(progress, id: progressID())
             }

@@ -1,7 +1,8 @@
 import VidrecMedia
 
 /// What the ``Recorder`` needs from the layers below the core: the camera, the
-/// microphone and the movie output, as AVFoundation's capture devices and
+/// microphone and the movie output (outputs beside the movie come with the request's
+/// ``RecordingFeature``s), as AVFoundation's capture devices and
 /// `AVCaptureMovieFileOutput` are to a capture session. The command line gives the
 /// real ones (V4L2, ALSA, FFmpeg, or the built-in test sources); tests give scripted
 /// ones.
@@ -42,25 +43,12 @@ public protocol RecordingDevices: AnyObject {
     func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink) throws
         -> (output: any CaptureOutput, trigger: @Sendable () -> Void)
 
-    /// Creates the motion detector of `--trigger motion`: an output of the session that
-    /// calls `onMotion` for each frame with at least `threshold` of motion; `nil` (the
-    /// default) when these devices have none.
-    func makeMotionDetector(threshold: Double, onMotion: @escaping @Sendable (Double) -> Void) -> (any CaptureOutput)?
-
     /// Creates the resampler that corrects the microphone's clock drift for audio in
     /// `format`; `nil` leaves drift uncorrected.
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)?
-
-    /// Creates the encoder of the photo output beside the movie (``PhotoOutput``), for
-    /// `vidrec snap` during a recording; `nil` (the default) records without one.
-    func makePhotoEncoder() -> (any PhotoEncoding)?
 }
 
 extension RecordingDevices {
-    public func makePhotoEncoder() -> (any PhotoEncoding)? { nil }
-
-    public func makeMotionDetector(threshold: Double, onMotion: @escaping @Sendable (Double) -> Void) -> (any CaptureOutput)? { nil }
-
     public func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {
         throw RecorderError.segmentsUnsupported
     }

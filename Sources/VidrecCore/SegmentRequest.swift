@@ -19,9 +19,6 @@ public struct SegmentRequest: Sendable {
     /// trigger, then one file for each event: the `pre` seconds kept from before it
     /// and up to `post` seconds after the last trigger (``Recorder/trigger()``).
     public var events: (pre: Double, post: Double)?
-    /// `--trigger motion[=N]`: also trigger on motion in the picture of at least this
-    /// much (a mean luma difference, 0 to 255, between small copies of successive frames).
-    public var motion: Double?
 
     /// Creates a segment request; see the properties for the meaning of each argument.
     public init(seconds: Rational, atClock: Bool = false, name: (@Sendable (Date) -> String)? = nil,

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 import VidrecCore
@@ -16,6 +17,18 @@ import VidrecMedia
             encoded.withLock { $0.append((frame, MonotonicClock.now())) }
             return EncodedPhoto(bytes: Array(String(frame.sequence).utf8), width: frame.width, height: frame.height)
         }
+    }
+
+    /// `output`, attached to a recording as the ``Recorder`` attaches it.
+    func attached(_ output: PhotoOutput) throws -> PhotoOutput {
+        let state = try TemporaryDirectory()
+        let store = try RecordingStore(stateDirectory: state.path)
+        let saver = AlbumSaver(store: store, manifest: AlbumManifest(stateDirectory: state.path), finalizer: RenameOnly())
+        let connections = try output.attach(to: FeatureContext(
+            id: "test", startTime: Date(), frameRate: Rational(30), camera: "scripted camera", cameraPath: nil, pid: getpid(),
+            photos: PhotoSaver(store: store, saver: saver), trigger: { false }))
+        #expect(connections.map(\.outputName) == ["photo output"] && connections.allSatisfy { !$0.policy.isEssential })
+        return output
     }
 
     func frame(captured time: Int64, sequence: UInt64) -> VideoFrame {
@@ -45,7 +58,7 @@ import VidrecMedia
 
     @Test func aFrameCapturedBeforeTheAskingIsNotTakenWhileOneAfterItMayStillCome() throws {
         let encoder = RecordingEncoder()
-        let output = PhotoOutput(encoder: encoder)
+        let output = try attached(PhotoOutput(encoder: encoder))
         let folder = try TemporaryDirectory()
         // Nine frames in ten were captured long ago, every tenth now.
         let (asked, taken) = try snap(output, into: folder) { sequence in
@@ -64,7 +77,7 @@ import VidrecMedia
 
     @Test func aSourceWhoseCaptureTimesLagStillGivesAPhotoOnceTheAllowanceHasPassed() throws {
         let encoder = RecordingEncoder()
-        let output = PhotoOutput(encoder: encoder)
+        let output = try attached(PhotoOutput(encoder: encoder))
         let folder = try TemporaryDirectory()
         let lag: Int64 = 10_000_000_000
         let (asked, taken) = try snap(output, into: folder) { sequence in
@@ -78,7 +91,7 @@ import VidrecMedia
     }
 
     @Test func aSnapWaitingWhenTheRecordingEndsFailsAndLaterOnesAreRefused() throws {
-        let output = PhotoOutput(encoder: RecordingEncoder())
+        let output = try attached(PhotoOutput(encoder: RecordingEncoder()))
         let folder = try TemporaryDirectory()
         let path = folder.path
         let result = Mutex<Result<PhotoOutput.Taken, PhotoError>?>(nil)
@@ -98,5 +111,12 @@ import VidrecMedia
             try output.capture(to: folder.path + "/b.jpg", width: nil, timeout: 60)
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.jpg"))
+    }
+
+    @Test func aSnapBeforeTheRecordingHasStartedIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        #expect(throws: PhotoError.notRecording) {
+            try PhotoOutput(encoder: RecordingEncoder()).capture(to: folder.path + "/a.jpg", width: nil, timeout: 60)
+        }
     }
 }

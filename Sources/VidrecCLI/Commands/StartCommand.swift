@@ -117,13 +117,14 @@ struct StartCommand: VidrecCommand {
             request.segment = SegmentRequest(seconds: seconds, atClock: options.segmentAtClock, name: name, closed: report,
                                              reclaimed: reclaimed)
             request.segment?.events = options.events
-            request.segment?.motion = options.motion
         }
         let setup = StartFeature.Setup(context: context, options: options, saved: { path, album in
             context.out(path + "\n")
             queueUpload(path, album)
         }, warn: { context.err("vidrec: \($0)\n") })
         request.features = try options.features.map { try $0(setup) }
+        // The photo output `vidrec snap` asks while the camera records.
+        let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     live: options.live, controls: options.controls, keepControls: options.keepControls) {
             context.err("vidrec: \($0)\n")
@@ -174,7 +175,7 @@ struct StartCommand: VidrecCommand {
                     context.err("vidrec: no control socket (\(controlProblem)); 'vidrec snap', 'switch' and 'trigger' cannot reach this recording\n")
                 }
                 control = request.controlSocket(id: id).flatMap { path in
-                    controlServer(at: path, photos: store.directory, recorder: recorder,
+                    controlServer(at: path, photos: store.directory, photoOutput: photoOutput, recorder: recorder,
                                   camera: sources.first ?? "the camera", warn: context.err)
                 }
                 let until = limit.map { "for \($0)" } ?? "until stopped"
@@ -239,7 +240,7 @@ struct StartCommand: VidrecCommand {
     /// (into the pending folder `photos`, and nowhere else) and `vidrec switch` moves it
     /// to another camera. A socket that cannot be made costs only that: the recording
     /// goes on, and says so.
-    func controlServer(at path: String, photos: String, recorder: Recorder, camera: String,
+    func controlServer(at path: String, photos: String, photoOutput: PhotoOutput?, recorder: Recorder, camera: String,
                        warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
         let fit = options.fit
         let current = Mutex(camera)
@@ -253,7 +254,8 @@ struct StartCommand: VidrecCommand {
                             return ControlReply(error: "a photo goes only into the pending folder \(photos), as ID.partial.jpg",
                                                 exitCode: ExitCode.usage.rawValue)
                         }
-                        let taken = try recorder.takePhoto(to: target, width: request.width)
+                        guard let photoOutput else { throw PhotoError.notRecording }
+                        let taken = try photoOutput.capture(to: target, width: request.width, timeout: 10)
                         return ControlReply(width: taken.width, height: taken.height, camera: current.withLock { $0 })
                     case "trigger":
                         guard recorder.trigger() else {

@@ -6,6 +6,27 @@ import VidrecMedia
 /// the one place a feature is registered (docs/ARCHITECTURE.md walks through adding one).
 enum StartFeatures {
     static let all: [StartFeature] = [
+        // The photo output beside the movie, which `vidrec snap` asks over the control
+        // socket while the camera records: every recording has one.
+        StartFeature(arguments: []) { _, _ in
+            { _ in PhotoOutput(encoder: PhotoEncoder()) }
+        },
+        // --trigger motion[=N]: a recording waiting for triggers is also triggered by
+        // motion in the picture (StartOptions turns --pre/--post on for it).
+        StartFeature(arguments: [
+            .option("trigger", value: "motion[=N]", help: "Also trigger on motion in the picture: a mean luma change of at least N (0-255, default 6) between small copies of successive frames. Turns on --pre/--post."),
+        ]) { arguments, _ throws(ParserError) in
+            guard let text = arguments[option: "trigger"] else { return nil }
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.first == "motion" else {
+                throw .invalidValue(text, for: "--trigger <motion[=N]>", reason: "the trigger vidrec watches for is motion ('vidrec trigger' and SIGUSR1 always work)")
+            }
+            let threshold = parts.count == 2 ? Double(parts[1]) : MotionDetector.defaultThreshold
+            guard let threshold, threshold > 0, threshold <= 255 else {
+                throw .invalidValue(text, for: "--trigger <motion[=N]>", reason: "give motion, or motion=N with N a mean luma change from 0 to 255 such as 6")
+            }
+            return { _ in MotionTrigger(threshold: threshold) { MotionDetector(threshold: $0, onMotion: $1) } }
+        },
         // --snap-every: a still photo every so often while recording.
         StartFeature(arguments: [
             .option("snap-every", value: "duration", help: "Also take a still photo (JPEG) of the recorded picture this often (10s, 5m, 1h; a plain number is seconds): a time-lapse beside the movie, which loses no frame for it. Each photo is pending like a 'vidrec snap' photo; with --save each is saved to the photo album as it is taken."),

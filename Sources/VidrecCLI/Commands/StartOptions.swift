@@ -42,7 +42,6 @@ struct StartOptions {
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
             .option("pre", value: "seconds", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
             .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
-            .option("trigger", value: "motion[=N]", help: "Also trigger on motion in the picture: a mean luma change of at least N (0-255, default 6) between small copies of successive frames. Turns on --pre/--post."),
             .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
         ] + StartFeatures.arguments + UploadOptions.arguments + [
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
@@ -72,8 +71,6 @@ struct StartOptions {
     var segment: Rational?
     /// `--pre` and `--post`, in seconds: wait for triggers.
     var events: (pre: Double, post: Double)?
-    /// `--trigger motion[=N]`: the threshold.
-    var motion: Double?
     var segmentAtClock: Bool
     var rotation = 0
     var mirror: Bool
@@ -156,18 +153,8 @@ struct StartOptions {
             if saveName != nil { throw .conflicting("--as <name>", "--segment, which makes many files; name them with --name and strftime fields such as 'door-%Y%m%d-%H%M%S'") }
             if live != nil { throw .conflicting("--live <url>", "--segment (not yet: record the segments, or stream, but not both)") }
         }
-        if let text = arguments[option: "trigger"] {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.first == "motion" else {
-                throw .invalidValue(text, for: "--trigger <motion[=N]>", reason: "the trigger vidrec watches for is motion ('vidrec trigger' and SIGUSR1 always work)")
-            }
-            let threshold = parts.count == 2 ? Double(parts[1]) : MotionDetector.defaultThreshold
-            guard let threshold, threshold > 0, threshold <= 255 else {
-                throw .invalidValue(text, for: "--trigger <motion[=N]>", reason: "give motion, or motion=N with N a mean luma change from 0 to 255 such as 6")
-            }
-            motion = threshold
-        }
-        if arguments[option: "pre"] != nil || arguments[option: "post"] != nil || motion != nil {
+        // --trigger (the motion trigger's option, StartFeatures) waits for triggers too.
+        if arguments[option: "pre"] != nil || arguments[option: "post"] != nil || arguments[option: "trigger"] != nil {
             var lengths: [Double] = []
             for (option, fallback) in [("pre", 5.0), ("post", 10.0)] {
                 guard let text = arguments[option: option] else { lengths.append(fallback); continue }

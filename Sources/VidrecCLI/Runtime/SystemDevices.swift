@@ -200,10 +200,4 @@ final class SystemDevices: RecordingDevices, Sendable {
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
         try DriftResampler(format: format)
     }
-
-    func makePhotoEncoder() -> (any PhotoEncoding)? { PhotoEncoder() }
-
-    func makeMotionDetector(threshold: Double, onMotion: @escaping @Sendable (Double) -> Void) -> (any CaptureOutput)? {
-        MotionDetector(threshold: threshold, onMotion: onMotion)
-    }
 }
