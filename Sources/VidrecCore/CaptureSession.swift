@@ -40,6 +40,9 @@ public final class CaptureSession: Sendable {
     private let freeSpace: @Sendable () -> Int64?
     private let queue: CaptureQueue
     private let stopRequested = Atomic<Bool>(false)
+    /// Whether the movie is to be paused, as last asked, and the newest asking the loop
+    /// has not applied yet (with its time).
+    private let pauseState = Mutex<(paused: Bool, unapplied: Int64?)>((false, nil))
 
     /// Creates a session.
     ///
@@ -65,6 +68,40 @@ public final class CaptureSession: Sendable {
     /// to the same time. Safe from any thread (a signal handler's queue, `vidrec stop`).
     public func requestStop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Pauses the movie, as `AVCaptureMovieFileOutput.pauseRecording()` does: what the
+    /// sources capture from now on is left out (the sources keep running, so resuming is
+    /// at once), until ``resume()``. The movie's timeline has no gap: the limit counts
+    /// only what was recorded. A stop while paused ends the movie where it paused. Safe
+    /// from any thread.
+    ///
+    /// - Returns: whether it was recording (not already paused).
+    /// - Throws: ``CaptureSessionError/notRunning`` when the session is not recording.
+    public func pause() throws -> Bool {
+        try setPaused(true)
+    }
+
+    /// Resumes a paused movie: both streams go on from where they paused, the first frame
+    /// captured from now on in the slot after the last one (``Timeline/resume(at:)``).
+    /// Safe from any thread.
+    ///
+    /// - Returns: whether it was paused.
+    /// - Throws: ``CaptureSessionError/notRunning`` when the session is not recording.
+    public func resume() throws -> Bool {
+        try setPaused(false)
+    }
+
+    private func setPaused(_ paused: Bool) throws -> Bool {
+        guard running.load(ordering: .sequentiallyConsistent), !stopRequested.load(ordering: .sequentiallyConsistent) else {
+            throw CaptureSessionError.notRunning
+        }
+        let now = MonotonicClock.now()
+        return pauseState.withLock { state in
+            guard state.paused != paused else { return false }
+            state = (paused, now)
+            return true
+        }
     }
 
     /// Goes on recording from `camera` instead, as `AVCaptureSession` swaps inputs
@@ -242,6 +279,17 @@ public final class CaptureSession: Sendable {
                 outputFailure = failed.failure
                 break
             }
+            if let (paused, at) = pauseState.withLock({ state in
+                defer { state.unapplied = nil }
+                return state.unapplied.map { (state.paused, $0) }
+            }) {
+                if paused {
+                    releaseHeld()
+                    timeline.pause(at: at)
+                } else {
+                    timeline.resume(at: at)
+                }
+            }
             if stopRequested.load(ordering: .relaxed), !timeline.isStopping {
                 timeline.stop(at: now)
             }
@@ -267,7 +315,7 @@ public final class CaptureSession: Sendable {
                                          encodingBacklogFrames: waiting,
                                          encodingBacklog: (Rational(waiting) * frameRate.reciprocal).doubleValue,
                                          encodingDroppedFrames: min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
-                                             + movie.droppedVideoFrames))
+                                             + movie.droppedVideoFrames, isPaused: timeline.isPaused))
                 lastProgress = now
                 framesAtLastProgress = written
             }

@@ -47,6 +47,26 @@ public final class Recorder: Sendable {
         session.withLock { $0?.requestStop() }
     }
 
+    /// Pauses the running recording (``CaptureSession/pause()``), as `vidrec pause` asks.
+    /// Safe from any thread.
+    ///
+    /// - Returns: whether it was recording (not already paused).
+    /// - Throws: ``CaptureSessionError/notRunning``.
+    public func pause() throws -> Bool {
+        guard let session = session.withLock({ $0 }) else { throw CaptureSessionError.notRunning }
+        return try session.pause()
+    }
+
+    /// Resumes the paused recording (``CaptureSession/resume()``), as `vidrec resume`
+    /// asks. Safe from any thread.
+    ///
+    /// - Returns: whether it was paused.
+    /// - Throws: ``CaptureSessionError/notRunning``.
+    public func resume() throws -> Bool {
+        guard let session = session.withLock({ $0 }) else { throw CaptureSessionError.notRunning }
+        return try session.resume()
+    }
+
     /// Something happened, for a recording that waits for triggers (`--pre`, `--post`,
     /// as `vidrec trigger` and SIGUSR1 say): its event starts, with what was kept from
     /// before, or goes on for another `post` seconds. Safe from any thread.

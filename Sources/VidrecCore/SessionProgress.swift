@@ -21,10 +21,14 @@ public struct SessionProgress: Sendable, Codable, Equatable {
     /// Frames dropped so far because encoding fell behind (a full queue): the part of
     /// ``droppedFrames`` that a smaller preset or a less busy machine would have kept.
     public var encodingDroppedFrames: Int64
+    /// Whether the recording is paused (``CaptureSession/pause()``).
+    public var isPaused = false
 
     /// Creates a snapshot; see the properties for the meaning of each argument.
     public init(elapsed: Double, videoFrames: Int64, framesPerSecond: Double, bytes: Int64, droppedFrames: Int64,
-                encodingBacklogFrames: Int64 = 0, encodingBacklog: Double = 0, encodingDroppedFrames: Int64 = 0) {
+                encodingBacklogFrames: Int64 = 0, encodingBacklog: Double = 0, encodingDroppedFrames: Int64 = 0,
+                isPaused: Bool = false) {
+        self.isPaused = isPaused
         self.elapsed = elapsed
         self.videoFrames = videoFrames
         self.framesPerSecond = framesPerSecond
@@ -37,7 +41,7 @@ public struct SessionProgress: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case elapsed, videoFrames, framesPerSecond, bytes, droppedFrames, encodingBacklogFrames, encodingBacklog
-        case encodingDroppedFrames
+        case encodingDroppedFrames, isPaused
     }
 
     /// Reads a snapshot; one written by an older vidrec still recording lacks the newer
@@ -52,5 +56,6 @@ public struct SessionProgress: Sendable, Codable, Equatable {
         encodingBacklogFrames = try container.decodeIfPresent(Int64.self, forKey: .encodingBacklogFrames) ?? 0
         encodingBacklog = try container.decodeIfPresent(Double.self, forKey: .encodingBacklog) ?? 0
         encodingDroppedFrames = try container.decodeIfPresent(Int64.self, forKey: .encodingDroppedFrames) ?? 0
+        isPaused = try container.decodeIfPresent(Bool.self, forKey: .isPaused) ?? false
     }
 }

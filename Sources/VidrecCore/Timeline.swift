@@ -85,6 +85,12 @@ public struct Timeline: Sendable {
     private var audioDeadline: Int64?
     private var lastVideoArrival: Int64
     private var lastAudioArrival: Int64
+    /// Paused from this capture time on (``pause(at:)``).
+    private var pausedAt: Int64?
+    /// Resumed at this capture time, until the first frame captured since (``resume(at:)``).
+    private var resumedAt: Int64?
+    /// Frames and audio captured while paused: left out, neither recorded nor dropped.
+    public private(set) var pausedFrames: Int64 = 0
 
     /// Creates a timeline; `start` is when capture started (for stall detection).
     ///
@@ -141,6 +147,17 @@ public struct Timeline: Sendable {
     public mutating func place(_ frame: VideoFrame, arrival: Int64) -> FramePlacement {
         lastVideoArrival = arrival
         guard !videoDone else { return FramePlacement(released: releaseHeldFrames()) }
+        if let pausedAt, frame.captureTime >= pausedAt {
+            pausedFrames += 1
+            return FramePlacement()
+        }
+        if let resumedAt {
+            guard frame.captureTime >= resumedAt else {
+                pausedFrames += 1
+                return FramePlacement()
+            }
+            continueAfterPause(with: frame)
+        }
         if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
         lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
@@ -205,6 +222,45 @@ public struct Timeline: Sendable {
             placement.released = releaseHeldFrames(upTo: index - Timeline.holdDepth)
         }
         return placement
+    }
+
+    /// Pauses the movie (``CaptureSession/pause()``): frames and audio captured from
+    /// `time` on are left out until ``resume(at:)``; the movie's duration, and with it
+    /// the limit, counts only what was recorded. Held frames stay held (release them).
+    public mutating func pause(at time: Int64) {
+        guard pausedAt == nil, !isStopping else { return }
+        if resumedAt != nil {
+            // Resumed and paused again before a frame came: still the same pause.
+            resumedAt = nil
+        }
+        pausedAt = time
+    }
+
+    /// Resumes a paused movie from capture time `time`: the first frame captured since
+    /// takes the slot after the last one, as if it had come exactly then, and the audio
+    /// goes on from where the video goes on, trimmed or padded there as at the start, so
+    /// that neither stream has a gap or a jump.
+    public mutating func resume(at time: Int64) {
+        guard pausedAt != nil else { return }
+        pausedAt = nil
+        resumedAt = time
+    }
+
+    /// Whether the movie is paused (and not yet going on).
+    public var isPaused: Bool { pausedAt != nil || resumedAt != nil }
+
+    /// The first frame after a pause: the movie's time 0 moves on by the pause, so that
+    /// this frame lands on the next slot; audio starts afresh against it.
+    private mutating func continueAfterPause(with frame: VideoFrame) {
+        resumedAt = nil
+        lastSequence = nil
+        guard origin != nil, lastIndex >= 0 else { return }
+        let next = (Rational(lastIndex + 1) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded
+        origin = frame.captureTime + videoShift - next
+        audioStarted = false
+        drift = 0
+        correcting = false
+        // Audio captured before this frame overlaps what was written: it is trimmed.
     }
 
     /// How many slots a frame is held back at most (see ``place(_:arrival:)``): the
@@ -290,6 +346,13 @@ public struct Timeline: Sendable {
     public mutating func place(_ chunk: AudioChunk, arrival: Int64) -> [AudioChunk] {
         lastAudioArrival = arrival
         guard sampleRate != nil, !audioDone else { return [] }
+        if let pausedAt, chunk.captureTime >= pausedAt { return [] }
+        if let resumedAt {
+            // Held until the first frame after the pause says where the movie goes on.
+            guard chunk.captureTime >= resumedAt else { return [] }
+            pendingAudio.append(chunk)
+            return []
+        }
         guard origin != nil else {
             pendingAudio.append(chunk)
             // Keep at most two seconds of audio from before the first frame.

@@ -31,9 +31,18 @@ import VidrecMedia
     /// The lines the scripted output wrote: video frame indexes and audio frames.
     func contents(_ path: String) throws -> (frames: [Int64], audio: Int64) {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        let frames = lines.filter { $0.hasPrefix("video ") }.map { Int64($0.dropFirst(6))! }
+        let frames = lines.filter { $0.hasPrefix("video ") }.map { Int64($0.split(separator: " ")[1])! }
         let audio = lines.filter { $0.hasPrefix("audio ") }.reduce(Int64(0)) { $0 + Int64($1.dropFirst(6))! }
         return (frames, audio)
+    }
+
+    /// The video lines the scripted output wrote: each frame's slot, and the number the
+    /// scripted camera gave it.
+    func lines(_ path: String) throws -> [(slot: Int64, camera: Int64)] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("video ") }.map { line in
+            let fields = line.split(separator: " ")
+            return (Int64(fields[1])!, Int64(fields[2])!)
+        }
     }
 
     /// Every one of `count` frames was written in order, or (on a machine so busy that
@@ -156,5 +165,35 @@ import VidrecMedia
         #expect(report.savedPath == nil)
         #expect(store.list().isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test func aPausedRecordingLeavesOutWhatCameInTheMeantimeAndItsMovieHasNoGap() throws {
+        // A camera at its frame rate for 6 s; the recording lasts 3 s of movie, paused
+        // once for a second of it.
+        let recorder = recorder(ScriptedDevices(frames: 180, realTime: true))
+        var seen: [Bool] = []
+        var pausedAt: Int64?
+        let report = try recorder.record(request(max: "3")) { event in
+            guard case .progress(let progress) = event else { return }
+            seen.append(progress.isPaused)
+            if pausedAt == nil, progress.videoFrames >= 30 {
+                pausedAt = progress.videoFrames
+                #expect((try? recorder.pause()) == true)
+                #expect((try? recorder.pause()) == false, "already paused")
+            } else if pausedAt != nil, seen.suffix(2) == [true, true] {
+                #expect((try? recorder.resume()) == true)
+            }
+        }
+        #expect(report.endedWell && report.outcome.reason == .maximumDuration(DurationLimit(parsing: "3")!))
+        #expect(seen.contains(true) && seen.last == false, "\(seen)")
+        // Every slot of the 3 s, none dropped, though more than 3 s of frames came.
+        #expect(report.outcome.droppedFrames + report.outcome.queueDroppedFrames == 0)
+        let written = try lines(try store.entry(id: report.id).mediaPath)
+        #expect(written.map(\.slot) == Array(0..<90))
+        // The camera's own frame numbers jump where the pause was: at least a second's worth.
+        let jumps = zip(written.dropFirst(), written).map { $0.camera - $1.camera }
+        #expect(jumps.filter { $0 != 1 }.count == 1 && (jumps.max() ?? 0) > 30, "\(jumps)")
+        #expect(try contents(try store.entry(id: report.id).mediaPath).audio == 3 * 48000)
+        #expect(throws: CaptureSessionError.self) { try recorder.resume() }
     }
 }

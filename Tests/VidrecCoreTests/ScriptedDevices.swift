@@ -84,7 +84,10 @@ final class FileRecordingOutput: CaptureOutput {
         bytesWritten += Int64(data.count)
     }
 
-    func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws { try write("video \(frameIndex)") }
+    /// `video SLOT N`: the frame's slot, and the scripted camera's number for it.
+    func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
+        try write("video \(frameIndex) \(frame.buffer.bytes.load(as: UInt8.self))")
+    }
     func appendAudio(_ chunk: AudioChunk) throws { try write("audio \(chunk.frameCount)") }
     func finish() throws { try handle.close() }
 }

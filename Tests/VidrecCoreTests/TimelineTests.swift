@@ -317,6 +317,64 @@ import VidrecMedia
         #expect(timeline.isComplete(now: Self.start))
     }
 
+    /// Feeds a camera at 30 fps (numbered on, as a camera counts while paused too) and
+    /// 10-ms audio periods, in capture order, from `from` to `to` seconds after the start.
+    func feed(_ feed: inout Feed, from: Int64, to: Int64, audio: inout Int64) {
+        var n = from * 30, k = from * 100
+        while n < to * 30 || k < to * 100 {
+            let frameTime = Self.start + n * Self.second / 30, audioTime = Self.start + k * 10_000_000
+            if n < to * 30, frameTime <= audioTime || k >= to * 100 {
+                feed.place(frame(at: frameTime, sequence: UInt64(n)), number: Int(n), arrival: frameTime)
+                n += 1
+            } else {
+                audio += feed.timeline.place(chunk(at: audioTime), arrival: audioTime).reduce(0) { $0 + Int64($1.timelineLength) }
+                k += 1
+            }
+        }
+    }
+
+    @Test func aPauseLeavesNoGapInEitherStreamAndTheLimitCountsOnlyRecordedTime() {
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, limit: DurationLimit(parsing: "3"), start: Self.start))
+        var audio: Int64 = 0
+        self.feed(&feed, from: 0, to: 1, audio: &audio)
+        // Paused for two seconds from 1 s on; resumed 5 ms after the camera's frame at 3 s.
+        feed.timeline.pause(at: Self.start + Self.second)
+        feed.release()
+        #expect(feed.timeline.isPaused)
+        self.feed(&feed, from: 1, to: 3, audio: &audio)
+        #expect(feed.timeline.duration == Rational(1) && audio == 48000, "nothing captured while paused is recorded")
+        feed.timeline.resume(at: Self.start + 3 * Self.second + 5_000_000)
+        self.feed(&feed, from: 3, to: 6, audio: &audio)
+        let timeline = feed.timeline
+        #expect(!timeline.isPaused)
+        // Video: every slot from 0 to the limit, the first frame after the pause on the
+        // slot after the last before it; none dropped, none counted as skipped.
+        #expect(feed.slots == Array(0..<90))
+        #expect(feed.written.map(\.frame) == Array(0..<30) + Array(91..<151))
+        #expect(timeline.droppedFrames == 0 && timeline.sequenceGaps == 0 && timeline.surplusFrames == 0)
+        #expect(timeline.pausedFrames == 61)
+        #expect(timeline.reachedLimit && timeline.duration == Rational(3))
+        // Audio: exactly as long as the video, with no silence put in and none dropped.
+        #expect(audio == 3 * 48000)
+        #expect(timeline.insertedSilence == 0 && timeline.droppedAudio == 0)
+        #expect(timeline.isComplete(now: Self.start + 6 * Self.second))
+    }
+
+    @Test func aStopWhilePausedEndsTheMovieWhereItPaused() {
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start))
+        var audio: Int64 = 0
+        self.feed(&feed, from: 0, to: 2, audio: &audio)
+        feed.timeline.pause(at: Self.start + 2 * Self.second)
+        feed.release()
+        self.feed(&feed, from: 2, to: 4, audio: &audio)
+        feed.timeline.stop(at: Self.start + 4 * Self.second)
+        self.feed(&feed, from: 4, to: 5, audio: &audio)
+        let timeline = feed.timeline
+        #expect(feed.slots == Array(0..<60))
+        #expect(timeline.duration == Rational(2) && audio == 2 * 48000)
+        #expect(timeline.isComplete(now: Self.start + 4 * Self.second), "no wait for audio that will not come")
+    }
+
     @Test func stopEndsAfterTheNewestFrameAndPadsAudioToMatch() {
         var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
         for n in 0..<15 {

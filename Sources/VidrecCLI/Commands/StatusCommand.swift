@@ -7,7 +7,7 @@ struct StatusCommand: VidrecCommand {
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show the running recordings, if any, and how many are pending.",
-        discussion: "For each running recording: how much it has recorded (media time, frames, size), as it reported within the last half second.",
+        discussion: "For each running recording: how much it has recorded (media time, frames, size) and whether it is paused, as it reported within the last half second.",
         arguments: [.flag("json", help: "Print the running recordings as JSON, for scripts.")])
 
     var json: Bool
@@ -31,6 +31,7 @@ struct StatusCommand: VidrecCommand {
                     "encodingBacklog": progress?.encodingBacklog ?? 0,
                     "encodingBacklogFrames": progress?.encodingBacklogFrames ?? 0,
                     "encodingDroppedFrames": progress?.encodingDroppedFrames ?? 0,
+                    "paused": progress?.isPaused ?? false,
                 ]
                 if let limit = entry.sidecar.maxDuration { row["maxDuration"] = limit }
                 return row
@@ -43,7 +44,7 @@ struct StatusCommand: VidrecCommand {
         }
         for entry in running {
             let progress = store.progress(of: entry)
-            let recorded = String(format: "%.1f s", progress?.elapsed ?? 0)
+            let recorded = (progress?.isPaused == true ? "paused at " : "") + String(format: "%.1f s", progress?.elapsed ?? 0)
             let limit = entry.sidecar.maxDuration.map { String(format: " of %g s", $0) } ?? ""
             let frames = progress.map { ", \($0.videoFrames) frames" + ($0.droppedFrames > 0 ? ", \($0.droppedFrames) dropped" : "") } ?? ""
             let behind = progress.map(BacklogNote.status) ?? ""

@@ -1,7 +1,8 @@
 import Foundation
 import VidrecCore
 
-/// The live one-line status on a terminal (`● REC 00:05.5 / 00:30.0  30.0 fps  1.2 MB`);
+/// The live one-line status on a terminal (`● REC 00:05.5 / 00:30.0  30.0 fps  1.2 MB`,
+/// `❚❚ PAUSED 00:05.5 …` while paused);
 /// without a terminal it prints nothing, so cron logs get no control characters.
 struct StatusLine {
     let enabled: Bool
@@ -10,7 +11,7 @@ struct StatusLine {
 
     func update(_ progress: SessionProgress) {
         guard enabled else { return }
-        var line = "● REC \(StatusLine.clock(progress.elapsed))"
+        var line = (progress.isPaused ? "❚❚ PAUSED " : "● REC ") + StatusLine.clock(progress.elapsed)
         if let limit { line += " / \(StatusLine.clock(limit.seconds.doubleValue))" }
         line += String(format: "  %.1f fps  %@", progress.framesPerSecond, ByteCount.format(progress.bytes))
         if progress.droppedFrames > 0 { line += "  \(progress.droppedFrames) dropped" }
