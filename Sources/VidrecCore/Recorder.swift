@@ -51,9 +51,14 @@ public final class Recorder: Sendable {
     /// Safe from any thread.
     ///
     /// - Returns: whether it was recording (not already paused).
-    /// - Throws: ``CaptureSessionError/notRunning``.
+    /// - Throws: ``CaptureSessionError/notRunning``;
+    ///   ``RecorderError/copiedStreamCannotPause(_:)`` for a camera's own H.264, stored
+    ///   as it is.
     public func pause() throws -> Bool {
-        guard let session = session.withLock({ $0 }) else { throw CaptureSessionError.notRunning }
+        guard let session = session.withLock({ $0 }), let (sidecar, video) = running.withLock({ $0 }) else {
+            throw CaptureSessionError.notRunning
+        }
+        if video.copied?.format == .h264 { throw RecorderError.copiedStreamCannotPause(sidecar.camera) }
         return try session.pause()
     }
 

@@ -12,6 +12,9 @@ public enum RecorderError: Error, Sendable, Equatable {
     case segmentsUnsupported
     /// `vidrec switch` during a recording that stores its camera's own stream.
     case copiedStreamCannotSwitch(String)
+    /// `vidrec pause` during a recording that stores its camera's own H.264, whose
+    /// pictures after a pause would refer to pictures left out.
+    case copiedStreamCannotPause(String)
 }
 
 extension RecorderError: CustomStringConvertible {
@@ -27,6 +30,8 @@ extension RecorderError: CustomStringConvertible {
             "these devices cannot record in segments"
         case let .copiedStreamCannotSwitch(camera):
             "the recording stores the stream of \(camera) as it is, and another camera's stream cannot continue it"
+        case let .copiedStreamCannotPause(camera):
+            "the recording stores the H.264 stream of \(camera) as it is, whose pictures after a pause would refer to pictures left out"
         }
     }
 }
@@ -36,7 +41,7 @@ extension RecorderError: ExitCoded {
         switch self {
         case .lowDiskSpace: .ioError
         case .cameraBusy: .temporaryFailure
-        case .alreadyRecordingFrom, .copiedStreamCannotSwitch: .usage
+        case .alreadyRecordingFrom, .copiedStreamCannotSwitch, .copiedStreamCannotPause: .usage
         case .segmentsUnsupported: .software
         }
     }

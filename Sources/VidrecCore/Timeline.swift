@@ -224,8 +224,9 @@ public struct Timeline: Sendable {
         return placement
     }
 
-    /// Pauses the movie (``CaptureSession/pause()``): frames and audio captured from
-    /// `time` on are left out until ``resume(at:)``; the movie's duration, and with it
+    /// Pauses the movie (``CaptureSession/pause()``): frames captured from `time` on are
+    /// left out until ``resume(at:)``, and audio once it reaches the end of the last
+    /// frame's slot; the movie's duration, and with it
     /// the limit, counts only what was recorded. Held frames stay held (release them).
     public mutating func pause(at time: Int64) {
         guard pausedAt == nil, !isStopping else { return }
@@ -346,7 +347,9 @@ public struct Timeline: Sendable {
     public mutating func place(_ chunk: AudioChunk, arrival: Int64) -> [AudioChunk] {
         lastAudioArrival = arrival
         guard sampleRate != nil, !audioDone else { return [] }
-        if let pausedAt, chunk.captureTime >= pausedAt { return [] }
+        // While paused, audio goes on until it reaches where the video stopped (the end
+        // of its last frame's slot), so that the movie's sound has no gap there.
+        if let pausedAt, chunk.captureTime >= pausedAt, audioWritten >= audioPosition(ofFrame: lastIndex + 1) { return [] }
         if let resumedAt {
             // Held until the first frame after the pause says where the movie goes on.
             guard chunk.captureTime >= resumedAt else { return [] }

@@ -196,4 +196,17 @@ import VidrecMedia
         #expect(try contents(try store.entry(id: report.id).mediaPath).audio == 3 * 48000)
         #expect(throws: CaptureSessionError.self) { try recorder.resume() }
     }
+
+    @Test func aCamerasOwnH264StoredAsItIsCannotBePausedAndRecordsOn() throws {
+        let recorder = recorder(ScriptedDevices(frames: 60))
+        var request = request(max: "2")
+        request.preset.settings.video.copied = CopiedStream(format: .h264, header: [])
+        var refused: (any Error)?
+        let report = try recorder.record(request) { event in
+            guard case .started = event else { return }
+            do { _ = try recorder.pause() } catch { refused = error }
+        }
+        #expect(refused as? RecorderError == .copiedStreamCannotPause("scripted camera"))
+        #expect(report.endedWell && report.outcome.videoFrames + report.outcome.droppedFrames + report.outcome.queueDroppedFrames == 60)
+    }
 }

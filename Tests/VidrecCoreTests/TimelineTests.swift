@@ -318,12 +318,15 @@ import VidrecMedia
     }
 
     /// Feeds a camera at 30 fps (numbered on, as a camera counts while paused too) and
-    /// 10-ms audio periods, in capture order, from `from` to `to` seconds after the start.
+    /// 10-ms audio periods, in capture order, captured from `from` to `to` milliseconds
+    /// after the start.
     func feed(_ feed: inout Feed, from: Int64, to: Int64, audio: inout Int64) {
-        var n = from * 30, k = from * 100
-        while n < to * 30 || k < to * 100 {
-            let frameTime = Self.start + n * Self.second / 30, audioTime = Self.start + k * 10_000_000
-            if n < to * 30, frameTime <= audioTime || k >= to * 100 {
+        var n = (from * 30 + 999) / 1000, k = (from + 9) / 10
+        let time = { (n: Int64) in Self.start + n * Self.second / 30 }
+        while time(n) < Self.start + to * 1_000_000 || Self.start + k * 10_000_000 < Self.start + to * 1_000_000 {
+            let frameTime = time(n), audioTime = Self.start + k * 10_000_000
+            let frameDue = frameTime < Self.start + to * 1_000_000
+            if frameDue, frameTime <= audioTime || audioTime >= Self.start + to * 1_000_000 {
                 feed.place(frame(at: frameTime, sequence: UInt64(n)), number: Int(n), arrival: frameTime)
                 n += 1
             } else {
@@ -333,26 +336,32 @@ import VidrecMedia
         }
     }
 
-    @Test func aPauseLeavesNoGapInEitherStreamAndTheLimitCountsOnlyRecordedTime() {
+    /// Paused at `pause` ms after the first second (on a frame, or between two), for two
+    /// seconds; resumed 5 ms after the camera's frame at 3 s.
+    @Test(arguments: [Int64(0), 10, 30])
+    func aPauseLeavesNoGapInEitherStreamAndTheLimitCountsOnlyRecordedTime(pause: Int64) {
         var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, limit: DurationLimit(parsing: "3"), start: Self.start))
         var audio: Int64 = 0
-        self.feed(&feed, from: 0, to: 1, audio: &audio)
-        // Paused for two seconds from 1 s on; resumed 5 ms after the camera's frame at 3 s.
-        feed.timeline.pause(at: Self.start + Self.second)
+        self.feed(&feed, from: 0, to: 1000 + pause, audio: &audio)
+        // The frames captured before the pause (the one at 1 s too, unless the pause is on it).
+        let before = pause > 0 ? 31 : 30
+        feed.timeline.pause(at: Self.start + (1000 + pause) * 1_000_000)
         feed.release()
         #expect(feed.timeline.isPaused)
-        self.feed(&feed, from: 1, to: 3, audio: &audio)
-        #expect(feed.timeline.duration == Rational(1) && audio == 48000, "nothing captured while paused is recorded")
+        self.feed(&feed, from: 1000 + pause, to: 3000, audio: &audio)
+        // Nothing captured while paused is recorded, except the audio up to the end of
+        // the last frame's slot.
+        #expect(feed.timeline.duration == Rational(Int64(before), 30) && (Int64(before) * 1600..<Int64(before) * 1600 + 480).contains(audio), "\(audio)")
         feed.timeline.resume(at: Self.start + 3 * Self.second + 5_000_000)
-        self.feed(&feed, from: 3, to: 6, audio: &audio)
+        self.feed(&feed, from: 3000, to: 6000, audio: &audio)
         let timeline = feed.timeline
         #expect(!timeline.isPaused)
         // Video: every slot from 0 to the limit, the first frame after the pause on the
         // slot after the last before it; none dropped, none counted as skipped.
         #expect(feed.slots == Array(0..<90))
-        #expect(feed.written.map(\.frame) == Array(0..<30) + Array(91..<151))
+        #expect(feed.written.map(\.frame) == Array(0..<before) + Array(91..<(91 + 90 - before)))
         #expect(timeline.droppedFrames == 0 && timeline.sequenceGaps == 0 && timeline.surplusFrames == 0)
-        #expect(timeline.pausedFrames == 61)
+        #expect(timeline.pausedFrames == Int64(91 - before))
         #expect(timeline.reachedLimit && timeline.duration == Rational(3))
         // Audio: exactly as long as the video, with no silence put in and none dropped.
         #expect(audio == 3 * 48000)
@@ -363,12 +372,12 @@ import VidrecMedia
     @Test func aStopWhilePausedEndsTheMovieWhereItPaused() {
         var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start))
         var audio: Int64 = 0
-        self.feed(&feed, from: 0, to: 2, audio: &audio)
+        self.feed(&feed, from: 0, to: 2000, audio: &audio)
         feed.timeline.pause(at: Self.start + 2 * Self.second)
         feed.release()
-        self.feed(&feed, from: 2, to: 4, audio: &audio)
+        self.feed(&feed, from: 2000, to: 4000, audio: &audio)
         feed.timeline.stop(at: Self.start + 4 * Self.second)
-        self.feed(&feed, from: 4, to: 5, audio: &audio)
+        self.feed(&feed, from: 4000, to: 5000, audio: &audio)
         let timeline = feed.timeline
         #expect(feed.slots == Array(0..<60))
         #expect(timeline.duration == Rational(2) && audio == 2 * 48000)

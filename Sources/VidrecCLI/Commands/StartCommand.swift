@@ -264,6 +264,14 @@ struct StartCommand: VidrecCommand {
                         }
                         warn("vidrec: triggered\n")
                         return ControlReply()
+                    case "pause":
+                        let changed = try recorder.pause()
+                        if changed { warn("vidrec: paused\n") }
+                        return ControlReply(changed: changed)
+                    case "resume":
+                        let changed = try recorder.resume()
+                        if changed { warn("vidrec: resumed\n") }
+                        return ControlReply(changed: changed)
                     case "switch":
                         guard let name = request.camera else { break }
                         let devices = SystemDevices(camera: name, cameraFormat: nil, fit: fit, microphone: "none") { warn("vidrec: \($0)\n") }

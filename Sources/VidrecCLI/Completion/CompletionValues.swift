@@ -32,7 +32,7 @@ enum CompletionValues: Equatable {
             return .none
         case .positional:
             switch (command, argument.name) {
-            case ("stop", "id"), ("switch", "id"), ("trigger", "id"): return .listed(.running)
+            case ("stop", "id"), ("switch", "id"), ("trigger", "id"), ("pause", "id"), ("resume", "id"): return .listed(.running)
             case (_, "id"): return .listed(.pending)
             case ("show", "name"): return .listed(.album)
             case ("help", "subcommand"): return .words(subcommands)

@@ -10,7 +10,7 @@ enum ManualReference {
         ("photo album", "`--album DIR` (with `snap --save` or when saving a photo), else `$VIDREC_PHOTOS`, else `$XDG_PICTURES_DIR/vidrec`, else `~/Pictures/vidrec`"),
         ("poster frames", "`.thumbnails/NAME.jpg` inside the album folder, made at each save"),
         ("upload queue", "`$XDG_STATE_HOME/vidrec/uploads/ID.json` (mode 0700 folder), one file per upload until its copy is verified; `vidrec upload --list` shows them"),
-        ("control socket", "`ID-PID.sock` in `$XDG_RUNTIME_DIR/vidrec` (else `/run/user/UID/vidrec`, else `$TMPDIR/vidrec-UID` or `/tmp/vidrec-UID`; a 0700 folder, the socket 0600, named in the sidecar) while a recording runs: how `vidrec snap`, `vidrec switch` and `vidrec trigger` reach it. It never lives in the pending folder, which may be on a share (NFS, CIFS, 9p) that cannot hold a socket"),
+        ("control socket", "`ID-PID.sock` in `$XDG_RUNTIME_DIR/vidrec` (else `/run/user/UID/vidrec`, else `$TMPDIR/vidrec-UID` or `/tmp/vidrec-UID`; a 0700 folder, the socket 0600, named in the sidecar) while a recording runs: how `vidrec snap`, `switch`, `trigger`, `pause` and `resume` reach it. It never lives in the pending folder, which may be on a share (NFS, CIFS, 9p) that cannot hold a socket"),
         ("your presets", "`$XDG_CONFIG_HOME/vidrec/presets/NAME.json` (default `~/.config/vidrec/presets`)"),
         ("systemd units", "`$XDG_CONFIG_HOME/systemd/user/vidrec-NAME.timer` and `vidrec-NAME.service` (default `~/.config/systemd/user`), written by `schedule --systemd --install` and `service --install`"),
         ("built-in presets", "`$VIDREC_PRESETS_DIR`, else `PREFIX/share/vidrec/presets` beside the installed binary, else the `presets/` folder of the source tree the binary was built in"),

@@ -14,4 +14,6 @@ struct ControlReply: Codable, Sendable {
     var mode: String?
     /// The media time from which the switched-to camera is recorded, in seconds.
     var from: Double?
+    /// Whether a pause or a resume changed anything (`false`: it was already so).
+    var changed: Bool?
 }

@@ -1,4 +1,5 @@
 import VidrecCore
+import VidrecMedia
 
 /// Finds the running recording a command acts on (`switch`, `trigger`): the one called
 /// `id`, or the only one running.
@@ -24,5 +25,22 @@ enum RunningRecording {
             throw CLIError("\(running.count) recordings are running: \(list); say which with '\(usage)'", .usage)
         }
         return only
+    }
+
+    /// Sends `request` to the running recording `target` over its control socket.
+    ///
+    /// - Throws: ``CLIError``: 75 when it does not answer; its own error, with the exit
+    ///   code it gives, when it refuses.
+    static func ask(_ request: ControlRequest, of target: RecordingStore.Entry) throws -> ControlReply {
+        let reply: ControlReply
+        do {
+            reply = try ControlClient.send(request, to: target.controlPath, timeout: 10)
+        } catch {
+            throw CLIError("recording \(target.id) (pid \(target.sidecar.pid)) did not answer (\(error))", .temporaryFailure)
+        }
+        if let error = reply.error {
+            throw CLIError("recording \(target.id): \(error)", reply.exitCode.flatMap(ExitCode.init(rawValue:)) ?? .failure)
+        }
+        return reply
     }
 }

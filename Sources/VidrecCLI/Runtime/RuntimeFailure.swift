@@ -26,6 +26,7 @@ enum RuntimeFailure {
             case .alreadyRecordingFrom: return "\(error); name another camera ('vidrec devices' lists them)"
             case .segmentsUnsupported: return error.description
             case .copiedStreamCannotSwitch: return "\(error); record with --video encode to switch cameras"
+            case .copiedStreamCannotPause: return "\(error); record with --video encode to pause"
             }
         case let error as SystemError:
             return describe(error)
