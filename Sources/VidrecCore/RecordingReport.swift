@@ -17,7 +17,7 @@ public struct RecordingReport: Sendable {
     /// Older recordings removed from the album after saving (`--keep`, `--album-max-size`).
     public var removedFromAlbum: [String] = []
     /// A continuous recording's segments (`--segment`), by pending ID, in order; each
-    /// was reported as it closed (``SegmentRequest/closed``).
+    /// was reported as it closed (``FileSeries/closed``).
     public var segments: [String] = []
     /// What the request's features said when the recording ended, one line each
     /// (``RecordingFeature/recordingEnded(_:)``).

@@ -20,8 +20,8 @@ public struct RecordingRequest: Sendable {
     public var startTime: Date
     /// The recording process, for the sidecar.
     public var pid: Int32
-    /// `--segment`: record as a series of files, and how.
-    public var segment: SegmentRequest?
+    /// One movie, segments or events, and how their files are named and reported.
+    public var mode: RecordingMode = .singleFile
     /// The features attached to the recording, each with its own outputs beside the
     /// movie (``RecordingFeature``), in the order given.
     public var features: [any RecordingFeature] = []

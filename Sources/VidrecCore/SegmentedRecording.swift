@@ -19,7 +19,8 @@ final class SegmentedRecording: SegmentSink, Sendable {
     private let store: RecordingStore
     private let saver: AlbumSaver
     private let save: SaveRequest?
-    private let request: SegmentRequest
+    private let series: FileSeries
+    private let waitsForTriggers: Bool
     private let startTime: Date
     private let metadata: @Sendable (Date, String?) -> [String: String]
     private let sidecar: @Sendable () -> RecordingSidecar
@@ -29,19 +30,21 @@ final class SegmentedRecording: SegmentSink, Sendable {
     private let firstSocket: String
 
     /// - Parameters:
+    ///   - waitsForTriggers: the files are events (`--pre`, `--post`), not segments.
     ///   - first: the recording as the ``Recorder`` created it, and its lock, which the
     ///     first segment takes over; with no lock (a recording waiting for triggers), the
     ///     recording stays the ``Recorder``'s, and every event is a new pending recording.
     ///   - metadata: the tags for a segment starting at a time, with its name.
     ///   - sidecar: the recording's sidecar as it stands (a camera switch changes it).
-    init(store: RecordingStore, saver: AlbumSaver, save: SaveRequest?, request: SegmentRequest,
+    init(store: RecordingStore, saver: AlbumSaver, save: SaveRequest?, series: FileSeries, waitsForTriggers: Bool,
          first: RecordingStore.Entry, lock: RecordingLock?, startTime: Date,
          metadata: @escaping @Sendable (Date, String?) -> [String: String],
          sidecar: @escaping @Sendable () -> RecordingSidecar) {
         self.store = store
         self.saver = saver
         self.save = save
-        self.request = request
+        self.series = series
+        self.waitsForTriggers = waitsForTriggers
         self.startTime = startTime
         self.metadata = metadata
         self.sidecar = sidecar
@@ -83,13 +86,13 @@ final class SegmentedRecording: SegmentSink, Sendable {
             }
         }
         guard let removed else { return false }
-        request.reclaimed(removed)
+        series.reclaimed(removed)
         return true
     }
 
     func openSegment(_ index: Int, startingAt seconds: Double) throws -> (path: String, metadata: [String: String]) {
         let date = startTime.addingTimeInterval(seconds)
-        let name = request.name?(date)
+        let name = series.name?(date)
         if let first = open.withLock({ $0[index] }) {
             return (first.entry.partialPath, metadata(date, first.entry.sidecar.saveName))
         }
@@ -125,7 +128,7 @@ final class SegmentedRecording: SegmentSink, Sendable {
         sidecar.state = !finalized ? .interrupted : failure == nil ? .finished : .failed
         sidecar.duration = report.duration
         sidecar.endReason = failure.map { "failed: \($0)" }
-            ?? (request.events != nil ? "event \(index + 1) of a recording waiting for triggers" : "segment \(index + 1) of a continuous recording")
+            ?? (waitsForTriggers ? "event \(index + 1) of a recording waiting for triggers" : "segment \(index + 1) of a continuous recording")
         if let failure, report.problem == nil { report.problem = "\(failure)" }
         let written = (try? store.write(sidecar)) != nil
         if finalized && written { FileSystem.removeQuietly(entry.lockPath) }
@@ -138,6 +141,6 @@ final class SegmentedRecording: SegmentSink, Sendable {
                 report.problem = "could not be saved (\(error)); it is kept pending"
             }
         }
-        request.closed(report)
+        series.closed(report)
     }
 }

@@ -101,22 +101,23 @@ struct StartCommand: VidrecCommand {
                 report("vidrec: \(saved) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
             }
         }
-        if let seconds = options.segment ?? options.events.map({ _ in Rational(1) }) {
+        if options.segment != nil || options.events != nil {
             var name: (@Sendable (Date) -> String)?
             if let template = options.nameTemplate {
                 name = { date in NameTemplate.expand(template, at: date) }
             }
             let kind = options.events == nil ? "segment" : "event"
-            let report: @Sendable (SegmentReport) -> Void = { segment in
+            let series = FileSeries(name: name, closed: { segment in
                 StartCommand.report(segment, kind: kind, context)
                 if let saved = segment.savedPath { queueUpload(saved, album) }
-            }
-            let reclaimed: @Sendable (String) -> Void = { path in
+            }, reclaimed: { path in
                 context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
+            })
+            if let events = options.events {
+                request.mode = .events(EventSettings(pre: events.pre, post: events.post), series)
+            } else if let seconds = options.segment {
+                request.mode = .segments(SegmentSettings(seconds: seconds, atClock: options.segmentAtClock), series)
             }
-            request.segment = SegmentRequest(seconds: seconds, atClock: options.segmentAtClock, name: name, closed: report,
-                                             reclaimed: reclaimed)
-            request.segment?.events = options.events
         }
         let setup = StartFeature.Setup(context: context, options: options, saved: { path, album in
             context.out(path + "\n")
