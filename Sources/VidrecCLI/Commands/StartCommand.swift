@@ -63,35 +63,8 @@ struct StartCommand: VidrecCommand {
 
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
                         terminal: (@Sendable (String) -> Void)?, uploads: UploadRunner?) throws -> ExitCode {
-        var preset = try context.presetLibrary.preset(named: options.quality)
-        preset.settings.video.rotation = options.rotation
-        preset.settings.video.isMirrored = options.mirror
-        var handling = options.video ?? preset.settings.video.handling
-        if handling != .encode, let reason = options.reasonNotToCopy {
-            if handling == .copy {
-                throw CLIError("preset \(preset.name) stores the camera's stream as it is (video.handling copy), which cannot be done with \(reason); give --video encode", .usage)
-            }
-            handling = .encode
-        }
-        preset.settings.video.handling = handling
         let store = try context.store()
-        let started = Date()
-        var request = RecordingRequest(
-            preset: preset, duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
-            saveName: options.saveName ?? options.nameTemplate.map { NameTemplate.expand($0, at: started) },
-            save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
-                                              maxAge: options.maxAge) : nil,
-            startTime: started, pid: getpid())
-        // Said once the recording has started: a recording that cannot start says only why.
-        var controlProblem: (any Error)?
-        do {
-            try PrivateFolder.prepare(context.paths.runtimeDirectory, closed: true)
-            request.controlFolder = context.paths.runtimeDirectory
-        } catch {
-            controlProblem = error
-        }
         let upload = options.upload
-        let album = request.save?.album.path
         // A file saved to `album`, queued for --upload.
         let queueUpload: @Sendable (_ saved: String, _ album: String?) -> Void = { saved, album in
             guard let uploads, let upload else { return }
@@ -101,29 +74,7 @@ struct StartCommand: VidrecCommand {
                 report("vidrec: \(saved) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
             }
         }
-        if options.segment != nil || options.events != nil {
-            var name: (@Sendable (Date) -> String)?
-            if let template = options.nameTemplate {
-                name = { date in NameTemplate.expand(template, at: date) }
-            }
-            let kind = options.events == nil ? "segment" : "event"
-            let series = FileSeries(name: name, closed: { segment in
-                StartCommand.report(segment, kind: kind, context)
-                if let saved = segment.savedPath { queueUpload(saved, album) }
-            }, reclaimed: { path in
-                context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
-            })
-            if let events = options.events {
-                request.mode = .events(EventSettings(pre: events.pre, post: events.post), series)
-            } else if let seconds = options.segment {
-                request.mode = .segments(SegmentSettings(seconds: seconds, atClock: options.segmentAtClock), series)
-            }
-        }
-        let setup = StartFeature.Setup(context: context, options: options, saved: { path, album in
-            context.out(path + "\n")
-            queueUpload(path, album)
-        }, warn: { context.err("vidrec: \($0)\n") })
-        request.features = try options.features.map { try $0(setup) }
+        let (request, controlProblem) = try makeRequest(context, queueUpload: queueUpload)
         // The photo output `vidrec snap` asks while the camera records.
         let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
@@ -133,36 +84,9 @@ struct StartCommand: VidrecCommand {
         let recorder = Recorder(store: store, devices: devices,
                                 saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") }))
-        // Before any thread exists (x264 and the capture threads inherit the mask).
-        SignalWatcher.blockSignals()
-        let interrupts = Atomic<Int>(0)
         // The newest progress, from the session's thread, for the stop message.
         let latest = Mutex<SessionProgress?>(nil)
-        _ = SignalWatcher { signal in
-            if let uploads, uploads.isFinishing {
-                // The recording is over and saved; only uploads are left.
-                if signal != SIGUSR1 {
-                    context.err("vidrec: stopping the uploads; what is not uploaded stays queued for 'vidrec upload'\n")
-                    uploads.stop()
-                }
-                return
-            }
-            let count = signal == SIGUSR1 ? 0 : interrupts.add(1, ordering: .sequentiallyConsistent).newValue
-            if signal == SIGUSR1 {
-                if recorder.trigger() { context.err("vidrec: triggered (SIGUSR1)\n") }
-                return
-            }
-            if count == 1 {
-                recorder.requestStop()
-                let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
-                let backlog = latest.withLock { $0 }.map(BacklogNote.stopping) ?? ""
-                context.err((context.errIsTerminal ? "\r\u{1B}[K" : "") + "vidrec: stopping (\(name)); finishing the file" + backlog
-                            + (signal == SIGINT ? " (Ctrl-C again aborts)" : "") + "\n")
-            } else if signal == SIGINT {
-                report("\nvidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it\n")
-                _exit(ExitCode.aborted.rawValue)
-            }
-        }
+        watchSignals(recorder: recorder, uploads: uploads, latest: { latest.withLock { $0 } }, context, failure: report)
 
         let status = StatusLine(enabled: terminal != nil, limit: options.limit, write: terminal ?? { _ in })
         let warnedOfOverload = Atomic<Bool>(false)
@@ -173,7 +97,7 @@ struct StartCommand: VidrecCommand {
             case let .started(id, preset, settings, sources, limit):
                 // Before the recording line: whoever waits for it may ask at once.
                 if let controlProblem {
-                    context.err("vidrec: no control socket (\(controlProblem)); 'vidrec snap', 'switch' and 'trigger' cannot reach this recording\n")
+                    context.err("vidrec: no control socket (\(controlProblem)); 'vidrec snap', 'switch', 'trigger', 'pause' and 'resume' cannot reach this recording\n")
                 }
                 control = request.controlSocket(id: id).flatMap { path in
                     controlServer(at: path, photos: store.directory, photoOutput: photoOutput, recorder: recorder,
@@ -193,7 +117,113 @@ struct StartCommand: VidrecCommand {
                 status.clear()
             }
         }
+        return render(result, context, failure: report, queueUpload: { queueUpload($0, request.save?.album.path) })
+    }
 
+    /// The preset asked for, with `--rotate`, `--mirror` and `--video` applied.
+    private func preset(_ context: CommandContext) throws -> Preset {
+        var preset = try context.presetLibrary.preset(named: options.quality)
+        preset.settings.video.rotation = options.rotation
+        preset.settings.video.isMirrored = options.mirror
+        var handling = options.video ?? preset.settings.video.handling
+        if handling != .encode, let reason = options.reasonNotToCopy {
+            if handling == .copy {
+                throw CLIError("preset \(preset.name) stores the camera's stream as it is (video.handling copy), which cannot be done with \(reason); give --video encode", .usage)
+            }
+            handling = .encode
+        }
+        preset.settings.video.handling = handling
+        return preset
+    }
+
+    /// What the options ask of the ``Recorder``: the preset, the limits, the save, the
+    /// mode with its series of files, the features, the control socket's folder.
+    ///
+    /// - Returns: the request, and why there is no control socket, if there is none (said
+    ///   once the recording has started: a recording that cannot start says only why).
+    private func makeRequest(_ context: CommandContext, queueUpload: @escaping @Sendable (String, String?) -> Void) throws
+        -> (RecordingRequest, controlProblem: (any Error)?) {
+        let started = Date()
+        var request = RecordingRequest(
+            preset: try preset(context), duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
+            saveName: options.saveName ?? options.nameTemplate.map { NameTemplate.expand($0, at: started) },
+            save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
+                                              maxAge: options.maxAge) : nil,
+            startTime: started, pid: getpid())
+        var controlProblem: (any Error)?
+        do {
+            try PrivateFolder.prepare(context.paths.runtimeDirectory, closed: true)
+            request.controlFolder = context.paths.runtimeDirectory
+        } catch {
+            controlProblem = error
+        }
+        if options.segment != nil || options.events != nil {
+            var name: (@Sendable (Date) -> String)?
+            if let template = options.nameTemplate {
+                name = { date in NameTemplate.expand(template, at: date) }
+            }
+            let kind = options.events == nil ? "segment" : "event"
+            let album = request.save?.album.path
+            let series = FileSeries(name: name, closed: { segment in
+                StartCommand.report(segment, kind: kind, context)
+                if let saved = segment.savedPath { queueUpload(saved, album) }
+            }, reclaimed: { path in
+                context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
+            })
+            if let events = options.events {
+                request.mode = .events(EventSettings(pre: events.pre, post: events.post), series)
+            } else if let seconds = options.segment {
+                request.mode = .segments(SegmentSettings(seconds: seconds, atClock: options.segmentAtClock), series)
+            }
+        }
+        let setup = StartFeature.Setup(context: context, options: options, saved: { path, album in
+            context.out(path + "\n")
+            queueUpload(path, album)
+        }, warn: { context.err("vidrec: \($0)\n") })
+        request.features = try options.features.map { try $0(setup) }
+        return (request, controlProblem)
+    }
+
+    /// Blocks the signals (before any thread exists: x264 and the capture threads
+    /// inherit the mask) and answers them on a thread of their own: SIGINT, SIGTERM and
+    /// SIGHUP stop the recording (a second SIGINT aborts), SIGUSR1 triggers it; once the
+    /// recording is over, a signal stops the uploads.
+    private func watchSignals(recorder: Recorder, uploads: UploadRunner?, latest: @escaping @Sendable () -> SessionProgress?,
+                              _ context: CommandContext, failure report: @escaping @Sendable (String) -> Void) {
+        SignalWatcher.blockSignals()
+        let interrupts = Atomic<Int>(0)
+        _ = SignalWatcher { signal in
+            if let uploads, uploads.isFinishing {
+                // The recording is over and saved; only uploads are left.
+                if signal != SIGUSR1 {
+                    context.err("vidrec: stopping the uploads; what is not uploaded stays queued for 'vidrec upload'\n")
+                    uploads.stop()
+                }
+                return
+            }
+            let count = signal == SIGUSR1 ? 0 : interrupts.add(1, ordering: .sequentiallyConsistent).newValue
+            if signal == SIGUSR1 {
+                if recorder.trigger() { context.err("vidrec: triggered (SIGUSR1)\n") }
+                return
+            }
+            if count == 1 {
+                recorder.requestStop()
+                let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
+                let backlog = latest().map(BacklogNote.stopping) ?? ""
+                context.err((context.errIsTerminal ? "\r\u{1B}[K" : "") + "vidrec: stopping (\(name)); finishing the file" + backlog
+                            + (signal == SIGINT ? " (Ctrl-C again aborts)" : "") + "\n")
+            } else if signal == SIGINT {
+                report("\nvidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it\n")
+                _exit(ExitCode.aborted.rawValue)
+            }
+        }
+    }
+
+    /// The end of the recording, in words and an exit code: a failure on stderr even
+    /// with --quiet; else the end line, what was left behind, and the saved path on
+    /// standard output (queued for --upload).
+    private func render(_ result: RecordingReport, _ context: CommandContext, failure report: @Sendable (String) -> Void,
+                        queueUpload: (String) -> Void) -> ExitCode {
         let outcome = result.outcome
         let summary = StartCommand.summary(result)
         for line in result.featureLines { context.err("vidrec: \(line)\n") }
@@ -233,7 +263,7 @@ struct StartCommand: VidrecCommand {
         }
         for path in result.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
         context.out(saved + "\n")
-        queueUpload(saved, album)
+        queueUpload(saved)
         return .success
     }
 
@@ -290,7 +320,7 @@ struct StartCommand: VidrecCommand {
                 }
             }
         } catch {
-            warn("vidrec: no control socket (\(error)); 'vidrec snap' and 'vidrec switch' cannot reach this recording\n")
+            warn("vidrec: no control socket (\(error)); 'vidrec snap', 'switch', 'trigger', 'pause' and 'resume' cannot reach this recording\n")
             return nil
         }
     }
