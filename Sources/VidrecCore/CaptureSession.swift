@@ -177,226 +177,83 @@ public final class CaptureSession: Sendable {
             preconditionFailure("a capture session needs an essential output")
         }
         if startedVideo.withLock({ $0 == nil }) { try startSources() }
-        guard var video = startedVideo.withLock({ started in defer { started = nil }; return started }) else {
+        guard let video = startedVideo.withLock({ started in defer { started = nil }; return started }) else {
             preconditionFailure("a capture session runs once")
         }
         running.store(true, ordering: .sequentiallyConsistent)
-        // Slots filled with the old camera's last frame after a camera switch.
-        var switchFilled: Int64 = 0
         for output in outputs { output.start() }
-        var timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate,
-                                limit: limits.duration, start: MonotonicClock.now(), correctsDrift: stretcher != nil)
-        var sourceFailure: (any Error)?
-        var lastFrame: VideoFrame?
-        var gate = AudioGate()
-        var outputFailure: (any Error)?
-        var limitReason: EndReason?
-        var lastSpaceCheck: Int64 = 0
-        var lastProgress = MonotonicClock.now()
-        var framesAtLastProgress: Int64 = 0
-
-        // A camera switch waiting for the new camera's first frame.
-        var switching: CameraSwitch?
-
-        // The frames placed and held back until their slots are final (see
-        // `Timeline.place(_:arrival:)`), oldest first, and the slot of the newest sent.
-        var held: [VideoFrame] = []
-        var heldArrival: Int64 = 0
-        var sentIndex: Int64 = -1
-        // Frames are held at most this long after the newest arrived (two frame
-        // periods): a camera that goes quiet does not keep its last frames from the
-        // outputs.
-        let holdLimit = (Rational(2) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded
-
-        func send(_ frame: VideoFrame, at slot: Int64) {
-            for output in outputs { output.send(video: frame, frameIndex: slot) }
-            lastFrame = frame
-            sentIndex = slot
-        }
-
-        /// Sends the oldest held frames to `slots`, now final.
-        func release(_ slots: [Int64]) {
-            for slot in slots { send(held.removeFirst(), at: slot) }
-        }
-
-        /// Sends every held frame: video has ended, the camera is about to change, or
-        /// no frame has come for a while.
-        func releaseHeld() {
-            release(timeline.releaseHeldFrames())
-        }
-
-        /// Places one event from the sources and offers it to the outputs.
-        func handle(_ event: CaptureEvent) {
-            let arrival = MonotonicClock.now()
-            switch event {
-            case .video(let frame):
-                let previous = sentIndex
-                let placement = timeline.place(frame, arrival: arrival)
-                if placement.replacesNewestHeld { held.removeLast() }
-                if let index = placement.index {
-                    if let request = switching {
-                        // The new camera's first frame: the slots since the old camera's
-                        // last hold that last picture, so the movie has no gap.
-                        if let lastFrame, index > previous + 1 {
-                            for slot in (previous + 1)..<index { send(lastFrame, at: slot) }
-                            timeline.fill(index - previous - 1)
-                            switchFilled += index - previous - 1
-                        }
-                        request.finish(.success(Rational(index) * frameRate.reciprocal))
-                        switching = nil
-                    }
-                    held.append(frame)
-                    heldArrival = arrival
-                }
-                release(placement.released)
-            case .audio(let chunk):
-                let placed = timeline.place(chunk, arrival: arrival)
-                do {
-                    gate.hold(try stretcher.map { stretcher in try placed.flatMap { try stretcher.stretch($0) } } ?? placed)
-                } catch {
-                    sourceFailure = sourceFailure ?? error
-                    timeline.stop(at: arrival)
-                }
-            case .sourceEnded(let kind, let error):
-                // A vanished camera or microphone ends the movie where the video
-                // ends, with both streams ending together, like a stop.
-                let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
-                sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
-                timeline.stop(at: arrival)
-            }
-            // Audio follows video: it is offered only as far as the video has come.
-            let videoEnd = timeline.isVideoDone && held.isEmpty ? timeline.videoEndInAudioFrames
-                : timeline.audioPosition(ofFrame: sentIndex + 1)
-            for piece in gate.release(upTo: videoEnd) {
-                for output in outputs { output.send(audio: piece) }
-            }
-        }
-
-        while !timeline.isComplete(now: MonotonicClock.now()) {
+        var loop = SessionLoop(outputs: outputs, movie: movie, stretcher: stretcher, video: video, audio: audio,
+                               frameRate: frameRate, limit: limits.duration)
+        while !loop.timeline.isComplete(now: MonotonicClock.now()) {
             let now = MonotonicClock.now()
             if let failed = outputs.first(where: { $0.policy.isEssential && $0.failure != nil }) {
                 // The file cannot take more (disk full, I/O error): stop at once.
-                outputFailure = failed.failure
+                loop.outputFailure = failed.failure
                 break
             }
-            if let (paused, at) = pauseState.withLock({ state in
-                defer { state.unapplied = nil }
-                return state.unapplied.map { (state.paused, $0) }
-            }) {
-                if paused {
-                    releaseHeld()
-                    timeline.pause(at: at)
-                } else {
-                    timeline.resume(at: at)
-                }
-            }
-            if stopRequested.load(ordering: .relaxed), !timeline.isStopping {
-                timeline.stop(at: now)
-            }
-            if timeline.isVideoDone || (!held.isEmpty && now - heldArrival > holdLimit) { releaseHeld() }
-            if !timeline.isStopping, let reason = checkSpace(movie, timeline, now: now, lastCheck: &lastSpaceCheck) {
-                limitReason = reason
-                timeline.stop(at: now)
-            }
-            if sourceFailure == nil, let stall = timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
-                sourceFailure = CaptureSessionError.stalled(stall == .video ? video.displayName : audio!.displayName, stall)
-                timeline.stop(at: now)
-            }
-            if now - lastProgress >= CaptureSession.progressInterval {
-                // Frames recorded: in the file or waiting for its encoder; not those the
-                // movie's queue dropped (encoding behind), though the session placed them,
-                // nor those held back until their slots are final.
-                let written = timeline.videoFrames - movie.droppedVideoFrames - Int64(held.count)
-                let rate = Double(written - framesAtLastProgress) * 1e9 / Double(now - lastProgress)
-                let waiting = Int64(movie.waitingVideoFrames)
-                progress(SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: written,
-                                         framesPerSecond: rate, bytes: movie.bytesWritten,
-                                         droppedFrames: timeline.droppedFrames + movie.droppedVideoFrames,
-                                         encodingBacklogFrames: waiting,
-                                         encodingBacklog: (Rational(waiting) * frameRate.reciprocal).doubleValue,
-                                         encodingDroppedFrames: min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
-                                             + movie.droppedVideoFrames, isPaused: timeline.isPaused))
-                lastProgress = now
-                framesAtLastProgress = written
-            }
+            applyRequests(to: &loop, now: now)
+            loop.releaseIfQuiet(now: now)
+            checkLimits(of: &loop, now: now)
+            if let report = loop.progress(now: now, queue: queue) { progress(report) }
             if let request = pendingSwitch.withLock({ $0 }) {
-                if timeline.isStopping {
-                    request.finish(.failure(CaptureSessionError.notRunning))
-                } else {
-                    video.stop()
-                    // What the old camera sent before it stopped goes first: after this,
-                    // every frame in the queue is the new camera's.
-                    while let event = queue.pop(timeout: 0) { handle(event) }
-                    releaseHeld()
-                    do {
-                        try request.camera.start(into: queue)
-                        video = request.camera
-                        timeline.cameraSwitched()
-                        switching = request
-                    } catch {
-                        // The old camera records on; if even it cannot start again, the
-                        // recording ends as for a vanished camera.
-                        do { try video.start(into: queue) } catch {
-                            sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(video.displayName, .video, error)
-                            timeline.stop(at: MonotonicClock.now())
-                        }
-                        request.finish(.failure(error))
-                    }
-                }
+                loop.switchCamera(request, queue: queue)
                 pendingSwitch.withLock { $0 = nil }
             }
             guard let event = queue.pop(timeout: 0.05) else { continue }
-            handle(event)
+            loop.handle(event)
         }
-        if outputFailure == nil { releaseHeld() }
+        if loop.outputFailure == nil { loop.releaseHeld() }
         // A switch whose camera sent nothing before the end: it records from the end on.
-        switching?.finish(.success(Rational(timeline.lastFrameIndex + 1) * frameRate.reciprocal))
+        loop.switching?.finish(.success(Rational(loop.timeline.lastFrameIndex + 1) * frameRate.reciprocal))
         running.store(false, ordering: .sequentiallyConsistent)
         pendingSwitch.withLock { pending in
             pending?.finish(.failure(CaptureSessionError.notRunning))
             pending = nil
         }
         audio?.stop()
-        video.stop()
-        // The camera skipped the last slots before the limit: the last frame stays on
-        // screen until the end, so the movie keeps real time. Capture has stopped, so
-        // the closing frames and audio wait for room rather than being dropped.
-        var repeated: Int64 = 0
-        if outputFailure == nil, let lastFrame {
-            for index in (timeline.lastFrameIndex + 1)..<max(timeline.lastFrameIndex + 1, timeline.videoEnd) {
-                for output in outputs { output.send(video: lastFrame, frameIndex: index, waitForRoom: true) }
-                repeated += 1
-            }
-        }
-        // Audio ends where video ends: what was held past that is dropped, what is
-        // missing is filled with silence.
-        var closingPadding: Int64 = 0
-        if outputFailure == nil, audio != nil {
-            // What the resampler still holds (its filter's delay) comes first.
-            if let held = try? stretcher?.drain() { gate.hold(held) }
-            var closing = gate.finish(at: timeline.finalAudioLength ?? timeline.videoEndInAudioFrames)
-            if let padding = timeline.closingSilence(format: audio?.audioFormat) {
-                closing.append(padding)
-                closingPadding = Int64(padding.frameCount)
-            }
-            for piece in closing {
-                for output in outputs { output.send(audio: piece, waitForRoom: true) }
-            }
-        }
-        // Every output finishes at once, on its own thread; then wait for all.
-        for output in outputs { output.finish() }
-        var lostOutputs: [String] = []
-        for output in outputs {
-            let error = output.waitUntilFinished()
-            lostOutputs += output.lostOutputs
-            guard let error else { continue }
-            if output.policy.isEssential {
-                outputFailure = outputFailure ?? error
+        loop.video.stop()
+        let (repeated, closingSilence) = loop.close()
+        let lostOutputs = loop.finishOutputs()
+        return outcome(of: loop, repeated: repeated, closingSilence: closingSilence, lostOutputs: lostOutputs)
+    }
+
+    /// Applies what was asked from other threads since the last pass: a pause or a
+    /// resume (at the time it was asked), and a stop.
+    private func applyRequests(to loop: inout SessionLoop, now: Int64) {
+        if let (paused, at) = pauseState.withLock({ state in
+            defer { state.unapplied = nil }
+            return state.unapplied.map { (state.paused, $0) }
+        }) {
+            if paused {
+                loop.releaseHeld()
+                loop.timeline.pause(at: at)
             } else {
-                lostOutputs.append("\(output.outputName): \(error)")
+                loop.timeline.resume(at: at)
             }
         }
-        let failure = outputFailure ?? sourceFailure
+        if stopRequested.load(ordering: .relaxed), !loop.timeline.isStopping {
+            loop.timeline.stop(at: now)
+        }
+    }
+
+    /// Ends the movie at the size and free-space limits, and when a source has gone
+    /// silent.
+    private func checkLimits(of loop: inout SessionLoop, now: Int64) {
+        if !loop.timeline.isStopping, let reason = checkSpace(loop.movie, loop.timeline, now: now, lastCheck: &loop.lastSpaceCheck) {
+            loop.limitReason = reason
+            loop.timeline.stop(at: now)
+        }
+        if loop.sourceFailure == nil, let stall = loop.timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
+            loop.sourceFailure = CaptureSessionError.stalled(stall == .video ? loop.video.displayName : audio!.displayName, stall)
+            loop.timeline.stop(at: now)
+        }
+    }
+
+    /// How the recording went, from what the loop kept.
+    private func outcome(of loop: SessionLoop, repeated: Int64, closingSilence: Int64, lostOutputs: [String]) -> RecordingOutcome {
+        let timeline = loop.timeline
+        let movie = loop.movie
+        let failure = loop.outputFailure ?? loop.sourceFailure
         // Frames keep arriving (and, unread, are dropped) until the camera stops; only
         // drops that left an empty slot in the movie count.
         let captureDropped = min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
@@ -406,7 +263,7 @@ public final class CaptureSession: Sendable {
         let reason: EndReason
         if let failure {
             reason = .failed("\(failure)")
-        } else if let limitReason {
+        } else if let limitReason = loop.limitReason {
             reason = limitReason
         } else if timeline.reachedLimit, let limit = limits.duration {
             reason = .maximumDuration(limit)
@@ -415,14 +272,14 @@ public final class CaptureSession: Sendable {
         }
         var outcome = RecordingOutcome(
             reason: reason, error: failure, videoFrames: timeline.videoFrames - movieDropped - leftOut,
-            audioFrames: gate.released + closingPadding,
+            audioFrames: loop.gate.released + closingSilence,
             // Every empty slot is counted once: those a queue caused (the capture queue's
             // while the movie ran, not after its end, and the movie output's own) and
             // those the camera left.
             duration: timeline.duration, droppedFrames: timeline.droppedFrames - captureDropped,
             queueDroppedFrames: captureDropped + movieDropped, deviceSkippedFrames: timeline.sequenceGaps,
-            repeatedFrames: repeated, switchFilledFrames: switchFilled, insertedSilence: timeline.insertedSilence,
-            closingSilence: closingPadding, stretchedAudio: timeline.stretchedAudio,
+            repeatedFrames: repeated, switchFilledFrames: loop.switchFilled, insertedSilence: timeline.insertedSilence,
+            closingSilence: closingSilence, stretchedAudio: timeline.stretchedAudio,
             droppedAudio: timeline.droppedAudio + queue.droppedAudioFrames, bytes: movie.bytesWritten,
             lostOutputs: lostOutputs)
         outcome.undecodableFrames = leftOut
