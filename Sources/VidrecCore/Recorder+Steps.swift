@@ -9,6 +9,8 @@ extension Recorder {
         var preset: Preset
         /// The camera at the start: its name, path, mode and format.
         var camera: (name: String, path: String?, mode: String?, format: VideoFormat)
+        /// The camera's stream, when the movie stores it as it is.
+        var copiedStream: (any CompressedVideoSource)?
         var audio: (any AudioCaptureSource)?
         var session: CaptureSession
         /// The recording in the pending area, once created.
@@ -48,6 +50,7 @@ extension Recorder {
         // away from is released at once.
         var opened: OpenedCamera? = try devices.openCamera(adjusting: &preset.settings.video)
         let camera = (name: opened!.source.displayName, path: opened!.path, mode: opened!.mode, format: opened!.source.videoFormat)
+        let copiedStream = opened!.copiedStream
         if audio == nil { preset.settings.audio = nil }
         var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
                                      minFreeSpace: request.minFreeSpace,
@@ -64,7 +67,7 @@ extension Recorder {
                                      queue: CaptureQueue.sized(for: camera.format))
         opened = nil
         try session.startSources()
-        return Making(preset: preset, camera: camera, audio: audio, session: session)
+        return Making(preset: preset, camera: camera, copiedStream: copiedStream, audio: audio, session: session)
     }
 
     /// Creates the recording in the pending area (locked, with its sidecar) and, for a
@@ -129,20 +132,22 @@ extension Recorder {
         do {
             switch (request.mode, recording.segmented) {
             case let (.events(events, _), segmented?):
-                let made = try devices.makeEventMovieOutput(settings: settings, pre: events.pre, post: events.post, sink: segmented)
+                let made = try outputs.makeEventMovieOutput(settings: settings, pre: events.pre, post: events.post, sink: segmented,
+                                                            copying: recording.copiedStream)
                 output = made.output
                 state.withLock { $0.trigger = made.trigger }
             case let (.segments(segments, _), segmented?):
-                output = try devices.makeSegmentedMovieOutput(
-                    settings: settings, plan: segments.plan(frameRate: settings.video.frameRate, start: request.startTime), sink: segmented)
+                output = try outputs.makeSegmentedMovieOutput(
+                    settings: settings, plan: segments.plan(frameRate: settings.video.frameRate, start: request.startTime), sink: segmented,
+                    copying: recording.copiedStream)
             default:
                 // The file may take no more than --max-size, nor the free space above the floor.
                 let aboveFloor = free.map { $0 - (request.minFreeSpace ?? 0) }
                 let budget = [request.maxFileSize, aboveFloor].compactMap { $0 }.min()
-                output = try devices.makeMovieOutput(path: entry.partialPath, settings: settings,
-                                                     maxDuration: request.duration, byteBudget: budget)
+                output = try outputs.makeMovieOutput(path: entry.partialPath, settings: settings,
+                                                     maxDuration: request.duration, byteBudget: budget, copying: recording.copiedStream)
             }
-            stretcher = try recording.audio.flatMap { try devices.makeDriftCorrector(for: $0.audioFormat) }
+            stretcher = try recording.audio.flatMap { try outputs.makeDriftCorrector(for: $0.audioFormat) }
             let context = FeatureContext(id: entry.id, startTime: request.startTime, frameRate: settings.video.frameRate,
                                          camera: recording.camera.name, cameraPath: recording.camera.path, pid: request.pid,
                                          photos: PhotoSaver(store: store, saver: saver),

@@ -30,6 +30,7 @@ public final class Recorder: Sendable {
 
     let store: RecordingStore
     let devices: any RecordingDevices & Sendable
+    let outputs: any MovieOutputFactory & Sendable
     let saver: AlbumSaver
     let freeSpace: @Sendable (String) -> Int64?
     let state = Mutex(State())
@@ -38,13 +39,16 @@ public final class Recorder: Sendable {
     ///
     /// - Parameters:
     ///   - store: the pending area.
-    ///   - devices: the camera, microphone and movie output.
+    ///   - devices: the camera and the microphone.
+    ///   - outputs: makes the movie's output and the drift corrector.
     ///   - saver: the save step, with its finalizer.
     ///   - freeSpace: bytes free on the file system holding a path (`nil`: unknown).
-    public init(store: RecordingStore, devices: any RecordingDevices & Sendable, saver: AlbumSaver,
+    public init(store: RecordingStore, devices: any RecordingDevices & Sendable, outputs: any MovieOutputFactory & Sendable,
+                saver: AlbumSaver,
                 freeSpace: @escaping @Sendable (String) -> Int64? = { try? FreeSpace.available(at: $0) }) {
         self.store = store
         self.devices = devices
+        self.outputs = outputs
         self.saver = saver
         self.freeSpace = freeSpace
     }

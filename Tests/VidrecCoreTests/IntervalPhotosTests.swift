@@ -34,7 +34,8 @@ import VidrecMedia
     static let start = Date(timeIntervalSince1970: 1_800_000_000.5)
 
     func record(frames: Int64, feature: IntervalPhotos, save: SaveRequest? = nil) throws -> RecordingReport {
-        let recorder = Recorder(store: store, devices: ScriptedDevices(frames: frames, realTime: true),
+        let devices = ScriptedDevices(frames: frames, realTime: true)
+        let recorder = Recorder(store: store, devices: devices, outputs: devices,
                                 saver: AlbumSaver(store: store, manifest: manifest, finalizer: RenameOnly()),
                                 freeSpace: { _ in nil })
         var request = RecordingRequest(preset: ScriptedDevices.preset(), duration: DurationLimit(parsing: "\(frames / 30)"),

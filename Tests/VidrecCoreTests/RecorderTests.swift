@@ -18,7 +18,7 @@ import VidrecMedia
     }
 
     func recorder(_ devices: ScriptedDevices, free: Int64? = nil) -> Recorder {
-        Recorder(store: store, devices: devices,
+        Recorder(store: store, devices: devices, outputs: devices,
                  saver: AlbumSaver(store: store, manifest: AlbumManifest(stateDirectory: state.path + "/state"), finalizer: RenameOnly()),
                  freeSpace: { _ in free })
     }

@@ -7,7 +7,7 @@ import VidrecMedia
 /// The recorder's devices in a test: a scripted camera (with a device path, or none like
 /// the test camera), scripted audio, and a movie output that writes what it is given to
 /// a real file, one line per frame, so the store's rename and the album see a file.
-final class ScriptedDevices: RecordingDevices, Sendable {
+final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
     let cameraPath: String?
     let frames: Int64
     let ending: (any Error)??
@@ -48,7 +48,7 @@ final class ScriptedDevices: RecordingDevices, Sendable {
     func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? { nil }
 
     func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
-                         byteBudget: Int64?) throws -> any CaptureOutput {
+                         byteBudget: Int64?, copying: (any CompressedVideoSource)?) throws -> any CaptureOutput {
         if failOutput { throw SystemError("open", path, errno: EACCES) }
         return try FileRecordingOutput(path: path)
     }

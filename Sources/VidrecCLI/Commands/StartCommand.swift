@@ -78,10 +78,11 @@ struct StartCommand: VidrecCommand {
         // The photo output `vidrec snap` asks while the camera records.
         let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
-                                    live: options.live, controls: options.controls, keepControls: options.keepControls) {
+                                    controls: options.controls, keepControls: options.keepControls) {
             context.err("vidrec: \($0)\n")
         }
-        let recorder = Recorder(store: store, devices: devices,
+        let outputs = FFmpegMovieOutputs(live: options.live) { context.err("vidrec: \($0)\n") }
+        let recorder = Recorder(store: store, devices: devices, outputs: outputs,
                                 saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") }))
         // The newest progress, from the session's thread, for the stop message.

@@ -7,33 +7,25 @@ import VidrecTestSources
 import VidrecV4L2
 
 /// The recorder's devices on this machine: `--camera`, `--camera-format`, `--fit` and
-/// `--mic` turned into V4L2 and ALSA sources (or the built-in test sources), and the
-/// FFmpeg movie file output. Never falls back to another device than the one asked for.
+/// `--mic` turned into V4L2 and ALSA sources (or the built-in test sources). Never falls
+/// back to another device than the one asked for.
 final class SystemDevices: RecordingDevices, Sendable {
     private let camera: String
     private let cameraFormat: PixelFormat?
     private let fit: VideoFit
     private let microphone: String
-    private let live: LiveDestination?
     private let controls: CameraControlRequest
     private let keepControls: Bool
     private let report: @Sendable (String) -> Void
     private let found = Mutex<CameraDescription?>(nil)
-    /// The camera whose compressed stream the movie stores as it is, once opened so.
-    private let copiedCamera = Mutex<(any CompressedVideoSource)?>(nil)
-
-    /// The longest to wait for a copied camera's first keyframe.
-    static let keyframeTimeout = 2 * CaptureTiming.stallTimeout.wholeSeconds
 
     /// - Parameters:
     ///   - camera: `--camera` (`test` for the test pattern).
-    ///   - live: `--live`, a server to publish to beside the file.
     ///   - controls: `--set` and the control shortcuts; `keepControls`: `--keep-controls`.
-    ///   - report: where the camera mode chosen, and the live stream's news, are told.
-    init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String, live: LiveDestination? = nil,
+    ///   - report: where the camera mode chosen is told.
+    init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String,
          controls: CameraControlRequest = CameraControlRequest(), keepControls: Bool = false,
          report: @escaping @Sendable (String) -> Void) {
-        self.live = live
         self.controls = controls
         self.keepControls = keepControls
         self.camera = camera
@@ -76,12 +68,10 @@ final class SystemDevices: RecordingDevices, Sendable {
             let source = try TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate,
                                                compressedAs: format, compressor: TestStreamCompressor())
             video.sourceFormat = format
-            if choice.copied {
-                video.copied = CopiedStream(format: format, header: [])
-                copiedCamera.withLock { $0 = source }
-            }
+            if choice.copied { video.copied = CopiedStream(format: format, header: []) }
             report(choice.summary + " (the test camera)")
-            return OpenedCamera(source: source, path: nil, mode: mode.description + (choice.copied ? ", copied" : ""))
+            return OpenedCamera(source: source, path: nil, mode: mode.description + (choice.copied ? ", copied" : ""),
+                                copiedStream: choice.copied ? source : nil)
         }
         let description = try found.withLock { $0 } ?? CameraDiscovery(listing: .readable).resolve(camera)
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
@@ -95,12 +85,11 @@ final class SystemDevices: RecordingDevices, Sendable {
             video.height = source.videoFormat.height
             video.frameRate = source.videoFormat.frameRate
             video.copied = CopiedStream(format: format, header: [])
-            copiedCamera.withLock { $0 = source }
             report(choice.summary)
             if format == .h264, let interval = source.setKeyframeInterval(video.keyframeInterval) {
                 report("camera keyframe interval: \(interval)")
             }
-            return OpenedCamera(source: source, path: description.path, mode: choice.mode.description + ", copied")
+            return OpenedCamera(source: source, path: description.path, mode: choice.mode.description + ", copied", copiedStream: source)
         }
         video.fit = choice.fit ?? fit
         // The driver may round the rate it was asked for.
@@ -159,45 +148,5 @@ final class SystemDevices: RecordingDevices, Sendable {
         }
         let name = try MicrophoneDiscovery().resolve(microphone)
         return try ALSAMicrophone(name: name, sampleRate: audio.sampleRate, channels: audio.channels)
-    }
-
-    /// `settings` with a copied stream's header, waiting for the camera's first keyframe
-    /// (the camera has started), and how to ask the camera for a keyframe.
-    private func withCopiedStream(_ settings: MovieSettings) throws -> (settings: MovieSettings, requestKeyframe: () -> Void) {
-        guard var copied = settings.video.copied, let camera = copiedCamera.withLock({ $0 }) else { return (settings, {}) }
-        let asked = MonotonicClock.now()
-        copied.header = try camera.streamHeader(timeout: Double(SystemDevices.keyframeTimeout))
-        let waited = Double(MonotonicClock.now() - asked) / 1e9
-        if waited >= 0.5 {
-            report("the camera's first keyframe came after \((waited * 10).rounded() / 10) s; the recording starts there")
-        }
-        var settings = settings
-        settings.video.copied = copied
-        return (settings, { camera.requestKeyframe() })
-    }
-
-    func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
-                         byteBudget: Int64?) throws -> any CaptureOutput {
-        let (settings, requestKeyframe) = try withCopiedStream(settings)
-        return try MovieEncoder.recordingFile(path: path, settings: settings,
-                                              indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
-                                              maxBytes: byteBudget, live: live, requestKeyframe: requestKeyframe, report: report)
-    }
-
-    func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink) throws -> any CaptureOutput {
-        let (settings, requestKeyframe) = try withCopiedStream(settings)
-        return try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink, requestKeyframe: requestKeyframe)
-    }
-
-    func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink) throws
-        -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
-        let (settings, requestKeyframe) = try withCopiedStream(settings)
-        let (encoder, events) = try MovieEncoder.eventRecording(settings: settings, pre: pre, post: post, sink: sink,
-                                                                requestKeyframe: requestKeyframe)
-        return (encoder, { events.trigger() })
-    }
-
-    func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
-        try DriftResampler(format: format)
     }
 }

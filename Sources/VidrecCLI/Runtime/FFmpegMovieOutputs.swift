@@ -1,0 +1,65 @@
+import VidrecCore
+import VidrecFFmpeg
+import VidrecMedia
+
+/// The movie's outputs on this machine: the FFmpeg encoder and movie file (with
+/// `--live` beside it), a series of segment files, or one file per event, and the
+/// FFmpeg resampler that corrects the microphone's drift.
+final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
+    private let live: LiveDestination?
+    private let report: @Sendable (String) -> Void
+
+    /// The longest to wait for a copied camera's first keyframe.
+    static let keyframeTimeout = 2 * CaptureTiming.stallTimeout.wholeSeconds
+
+    /// - Parameters:
+    ///   - live: `--live`, a server to publish to beside the file.
+    ///   - report: where the live stream's news, and a late first keyframe, are told.
+    init(live: LiveDestination? = nil, report: @escaping @Sendable (String) -> Void) {
+        self.live = live
+        self.report = report
+    }
+
+    /// `settings` with a copied stream's header, waiting for the camera's first keyframe
+    /// (the camera has started), and how to ask the camera for a keyframe.
+    private func withCopiedStream(_ settings: MovieSettings, from camera: (any CompressedVideoSource)?) throws
+        -> (settings: MovieSettings, requestKeyframe: () -> Void) {
+        guard var copied = settings.video.copied, let camera else { return (settings, {}) }
+        let asked = MonotonicClock.now()
+        copied.header = try camera.streamHeader(timeout: Double(FFmpegMovieOutputs.keyframeTimeout))
+        let waited = Double(MonotonicClock.now() - asked) / 1e9
+        if waited >= 0.5 {
+            report("the camera's first keyframe came after \((waited * 10).rounded() / 10) s; the recording starts there")
+        }
+        var settings = settings
+        settings.video.copied = copied
+        return (settings, { camera.requestKeyframe() })
+    }
+
+    func makeMovieOutput(path: String, settings: MovieSettings, maxDuration: DurationLimit?,
+                         byteBudget: Int64?, copying camera: (any CompressedVideoSource)?) throws -> any CaptureOutput {
+        let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
+        return try MovieEncoder.recordingFile(path: path, settings: settings,
+                                              indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
+                                              maxBytes: byteBudget, live: live, requestKeyframe: requestKeyframe, report: report)
+    }
+
+    func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
+                                  copying camera: (any CompressedVideoSource)?) throws -> any CaptureOutput {
+        let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
+        return try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink, requestKeyframe: requestKeyframe)
+    }
+
+    func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink,
+                              copying camera: (any CompressedVideoSource)?) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
+        let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
+        let (encoder, events) = try MovieEncoder.eventRecording(settings: settings, pre: pre, post: post, sink: sink,
+                                                                requestKeyframe: requestKeyframe)
+        return (encoder, { events.trigger() })
+    }
+
+    func makeDriftCorrector(for format: AudioFormat) throws -> (any AudioStretching)? {
+        try DriftResampler(format: format)
+    }
+}
