@@ -16,11 +16,13 @@ final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
     /// microphone before the camera), if the recording has one.
     let microphone: ScriptedMicrophone?
     let cameraStartError: (any Error)?
-    /// The camera delivers its frames at their frame rate, as a real one does.
+    /// The camera delivers its frames at their frame rate, as a real one does (the
+    /// default: no output's queue can then overflow, so nothing may be dropped);
+    /// otherwise as fast as the session takes them.
     let realTime: Bool
 
     init(cameraPath: String? = nil, frames: Int64 = 120, ending: (any Error)?? = nil, failOutput: Bool = false,
-         microphone: Bool = true, cameraStartError: (any Error)? = nil, realTime: Bool = false) {
+         microphone: Bool = true, cameraStartError: (any Error)? = nil, realTime: Bool = true) {
         self.realTime = realTime
         self.cameraStartError = cameraStartError
         self.cameraPath = cameraPath
@@ -51,6 +53,19 @@ final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
                          byteBudget: Int64?, copying: (any CompressedVideoSource)?) throws -> any CaptureOutput {
         if failOutput { throw SystemError("open", path, errno: EACCES) }
         return try FileRecordingOutput(path: path)
+    }
+
+    func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
+                                  copying: (any CompressedVideoSource)?) throws -> any CaptureOutput {
+        ScriptedSeriesOutput(cut: .plan(plan), sink: sink, frameRate: settings.video.frameRate)
+    }
+
+    func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink,
+                              copying: (any CompressedVideoSource)?) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
+        let slots = { (seconds: Double) in Int64((seconds * settings.video.frameRate.doubleValue).rounded()) }
+        let output = ScriptedSeriesOutput(cut: .events(pre: slots(pre), post: slots(post)), sink: sink, frameRate: settings.video.frameRate)
+        return (output, { output.trigger() })
     }
 
     /// A preset for scripted recordings: 30 fps, mono 48 kHz audio, container `rec`.
