@@ -56,23 +56,24 @@ let package = Package(
         // libavfilter's headers, and the library loaded with dlopen on first use.
         .target(name: "CFFmpegFilters", dependencies: ["CFFmpeg"]),
 
-        .target(name: "VidrecMedia", dependencies: ["CSystemShims"]),
-        .target(name: "VidrecMP4", dependencies: ["VidrecMedia"]),
-        .target(name: "VidrecFFmpeg", dependencies: ["VidrecMedia", "VidrecMP4", "CFFmpeg", "CFFmpegFilters", "CTurboJPEG", "CVidrecPixels", "CSystemShims"]),
-        .target(name: "VidrecTestSources", dependencies: ["VidrecMedia"]),
-        .target(name: "VidrecV4L2", dependencies: ["VidrecMedia", "CV4L2"]),
-        .target(name: "VidrecALSA", dependencies: ["VidrecMedia", "CALSA"]),
-        .target(name: "VidrecCore", dependencies: ["VidrecMedia", "CSystemShims"]),
+        .target(name: "VidrecSystem", dependencies: ["CSystemShims"]),
+        .target(name: "VidrecMedia", dependencies: ["VidrecSystem"]),
+        .target(name: "VidrecMP4", dependencies: ["VidrecSystem", "VidrecMedia"]),
+        .target(name: "VidrecFFmpeg", dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "CFFmpeg", "CFFmpegFilters", "CTurboJPEG", "CVidrecPixels", "CSystemShims"]),
+        .target(name: "VidrecTestSources", dependencies: ["VidrecSystem", "VidrecMedia"]),
+        .target(name: "VidrecV4L2", dependencies: ["VidrecSystem", "VidrecMedia", "CV4L2"]),
+        .target(name: "VidrecALSA", dependencies: ["VidrecSystem", "VidrecMedia", "CALSA"]),
+        .target(name: "VidrecCore", dependencies: ["VidrecSystem", "VidrecMedia", "CSystemShims"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "CVidrecVersion"]
+            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "CVidrecVersion"]
         ),
-        .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecMedia"]),
+        .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
 
-        .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecMedia"]),
-        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecMedia"]),
-        .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
-        .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecMedia", "CSystemShims"]),
+        .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecSystem", "VidrecMedia"]),
+        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
+        .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecSystem", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
+        .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecSystem", "VidrecMedia", "CSystemShims"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import CALSA
 import VidrecMedia
+import VidrecSystem
 
 /// A failed ALSA call: `snd_pcm_hw_params_set_rate_near on hw:1,0: Invalid argument (-22)`.
 public struct ALSAError: Error, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// An ALSA capture device as a capture source. Periods of about 10 ms are read on the
 /// `vidrec.mic` thread; each is stamped on CLOCK_MONOTONIC from ALSA's own timestamp

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 extension ExitCode {
     /// When vidrec exits with this status, in the manual's words (Markdown code spans).

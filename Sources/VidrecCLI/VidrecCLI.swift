@@ -3,6 +3,7 @@ import Foundation
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecSystem
 
 /// The `vidrec` program: dispatches to a subcommand and turns every outcome into
 /// output and an exit status.

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// A subcommand: its spec, how it reads its parsed arguments, and what it does.
 protocol VidrecCommand {

@@ -2,6 +2,7 @@ import CSystemShims
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// The folder that saved recordings go to, like the Camera Roll for
 /// `UISaveVideoAtPathToSavedPhotosAlbum`.
@@ -105,11 +106,11 @@ public struct Album: Sendable {
             do {
                 switch method {
                 case .renameNoReplace:
-                    try systemCall("renameat2", describe) {
+                    try systemCall(.renameat2, describe) {
                         csystem_rename_noreplace(sourceDirectory.rawValue, source, albumFD.rawValue, candidate)
                     }
                 case .link:
-                    try systemCall("linkat", describe) { linkat(sourceDirectory.rawValue, source, albumFD.rawValue, candidate, 0) }
+                    try systemCall(.linkat, describe) { linkat(sourceDirectory.rawValue, source, albumFD.rawValue, candidate, 0) }
                     sourceDirectory.removeQuietly(source)
                 case .placeholder:
                     try placeOntoPlaceholder(source, from: sourceDirectory, into: albumFD, candidate: candidate)
@@ -143,7 +144,7 @@ public struct Album: Sendable {
     private func placeOntoPlaceholder(_ source: String, from sourceDirectory: FileDescriptor, into albumFD: FileDescriptor,
                                       candidate: String) throws(SystemError) {
         let claim = ".vidrec-claim-\(getpid())"
-        let claimFD = try albumFD.open(claim, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, operation: "create",
+        let claimFD = try albumFD.open(claim, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, operation: .create,
                                        subject: "\(path)/\(claim)")
         defer { albumFD.removeQuietly(claim) }
         let text = Array(candidate.utf8)
@@ -151,10 +152,10 @@ public struct Album: Sendable {
             try claimFD.writeAll(text, count: text.count, "\(path)/\(claim)")
             try claimFD.sync("\(path)/\(claim)")
         }
-        try albumFD.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o644, operation: "create",
+        try albumFD.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: 0o644, operation: .create,
                          subject: "\(path)/\(candidate)").close()
         do {
-            try systemCall("renameat", "\(source) to \(path)/\(candidate)") {
+            try systemCall(.renameat, "\(source) to \(path)/\(candidate)") {
                 renameat(sourceDirectory.rawValue, source, albumFD.rawValue, candidate)
             }
         } catch {
@@ -193,11 +194,11 @@ public struct Album: Sendable {
         albumFD.removeQuietly(name)
         // The copy keeps the source's mode, as a rename on the same disk does.
         var info = stat()
-        try systemCall("fstat", source) { fstat(input.rawValue, &info) }
+        try systemCall(.fstat, source) { fstat(input.rawValue, &info) }
         let output: FileDescriptor
         do {
             output = try albumFD.open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: info.st_mode & 0o777,
-                                      operation: "create", subject: "\(path)/\(name)")
+                                      operation: .create, subject: "\(path)/\(name)")
         } catch {
             throw StoreError.cannotWrite(path: path, reason: error.reason)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// The albums as something to browse (`vidrec list`, `vidrec show`): every movie and
 /// photo in the album folders (the movies' and the photos') and their subfolders,

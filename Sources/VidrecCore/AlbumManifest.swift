@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// The list of files vidrec saved into each album, so that `--keep N` and
 /// `--album-max-size` remove only recordings vidrec made, never other files.

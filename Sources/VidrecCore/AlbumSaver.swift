@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// The save step, as `UISaveVideoAtPathToSavedPhotosAlbum` is on iOS: commits a pending
 /// recording to the album, remembers the file as vidrec's, and applies the album's

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// Replaces a small file whole: the bytes go to `PATH.tmp` (mode 0600, never through a
 /// link), optionally `fsync`ed, then renamed over `PATH`, so a reader sees the old file
@@ -14,7 +15,7 @@ public enum AtomicFile {
     public static func write(_ data: Data, to path: String, durable: Bool) throws {
         let temporary = path + ".tmp"
         try FileSystem.removeIfPresent(temporary)
-        let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, operation: "create")
+        let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, operation: .create)
         do {
             try fd.closeAfter {
                 try data.withUnsafeBytes { try fd.writeAll($0.baseAddress!, count: $0.count, temporary) }

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// Chooses the camera mode for a preset, and says what was chosen.
 ///

@@ -1,5 +1,6 @@
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// Joins a camera and an optional microphone to any number of outputs, as AVFoundation's
 /// `AVCaptureSession` joins inputs to an `AVCaptureMovieFileOutput` and the outputs

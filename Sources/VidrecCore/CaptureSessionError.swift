@@ -1,5 +1,6 @@
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// Why a source made the session end.
 public enum CaptureSessionError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// A crontab line that runs `vidrec start`, built so that no argument can change what
 /// cron runs: every argument quoted for the shell cron uses, `%` escaped (cron turns a

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// The time part of a crontab line, checked the way cron reads it: five fields
 /// (minute, hour, day of month, month, day of week) or one of the `@` shortcuts.

@@ -1,5 +1,6 @@
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// `mkdir -p`, keeping the C error for messages.
 enum Directories {

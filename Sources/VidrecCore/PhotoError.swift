@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// Why a still photo could not be taken.
 public enum PhotoError: Error, Equatable, CustomStringConvertible {

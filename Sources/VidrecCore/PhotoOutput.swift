@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// The still-photo output beside the movie output, as `AVCapturePhotoOutput` sits beside
 /// `AVCaptureMovieFileOutput` in one capture session: `vidrec snap` asks the running

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// Keeps still photos as `vidrec snap` does, for any part of vidrec that takes them:
 /// each photo is a pending entry of its own (a sidecar with `container` `jpeg`, locked

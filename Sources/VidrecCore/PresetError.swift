@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// Why a preset could not be used. Every case names the file (or the name asked for)
 /// and says what is allowed.

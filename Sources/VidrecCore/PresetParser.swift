@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// Reads and validates a preset file strictly: unknown fields, wrong types and values
 /// out of range are errors that name the file, the field and what is allowed.

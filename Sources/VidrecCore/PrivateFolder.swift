@@ -1,5 +1,6 @@
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// A folder only its user may change: vidrec's state and pending folders, and the
 /// folder its control sockets live in. Made with mode 0700 where missing; one that

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// The steps of ``Recorder/record(_:events:)``, in order.
 extension Recorder {

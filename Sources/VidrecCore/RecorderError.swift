@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// Why the ``Recorder`` would not start. Nothing was recorded.
 public enum RecorderError: Error, Sendable, Equatable {

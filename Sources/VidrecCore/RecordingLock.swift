@@ -1,5 +1,6 @@
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// An exclusive `flock` on a recording's lock file, held for as long as the recording
 /// process lives; the kernel releases it when the process dies however it dies.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// The pending area: recordings that have been made but not yet saved to the album,
 /// each as a media file plus a JSON sidecar, like the temporary movie file that

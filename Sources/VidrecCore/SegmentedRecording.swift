@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// The pending area's side of a continuous recording (`--segment`): every segment is a
 /// recording of its own in the pending area, created and locked when its file opens,

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// What ``CaptureSession/run(outputs:stretcher:progress:)`` keeps while it runs, and
 /// its steps: placing what the sources send on the timeline and offering it to the

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// Why a pending-area or album operation failed. Each message names the path or ID
 /// and the fix.

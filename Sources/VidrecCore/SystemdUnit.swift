@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// A systemd user unit that runs `vidrec start`: a timer and the one-shot service it
 /// starts (``timer(name:schedule:)``, ``scheduledService(name:binary:startArguments:)``),

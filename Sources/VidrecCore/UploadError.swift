@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// Why an upload attempt failed: the step (`copy`, `verify`), the destination and the
 /// reason as the transfer tool gave it.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// The durable upload queue (`--upload`): `<state>/uploads/ID.json`, one job per file,
 /// written with fsync before anything is sent and removed only after the copy was

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// Runs the upload queue on its own thread (`vidrec-upload`): uploads each due job,
 /// verifies it, then removes it from the queue (and, with `--upload-move`, the local

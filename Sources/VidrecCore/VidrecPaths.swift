@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// Where vidrec keeps things, resolved from the environment the XDG way.
 ///

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// A failed FFmpeg call: the call, what it was applied to, and FFmpeg's text for the code.
 ///

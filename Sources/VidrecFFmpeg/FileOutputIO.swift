@@ -1,6 +1,7 @@
 import CFFmpeg
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// The file a movie is written to, as a custom `AVIOContext` over a file descriptor
 /// that vidrec owns.

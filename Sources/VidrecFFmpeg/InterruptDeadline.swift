@@ -1,6 +1,7 @@
 import CFFmpeg
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// A time limit for libavformat's blocking network calls, through its interrupt callback
 /// (`AVIOInterruptCB`): while armed, a connect, write or close that is still waiting on

@@ -1,5 +1,6 @@
 import CFFmpeg
 import VidrecMedia
+import VidrecSystem
 
 /// Where `--live` publishes: a media server's URL, and the libavformat muxer its
 /// protocol carries (FLV for RTMP, MPEG-TS for SRT, RTP for RTSP).

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// A live stream beside the movie file (`--live URL`): the encoder's packets, the same
 /// ones the file gets (no second encode), published to an RTMP, SRT or RTSP server.

@@ -1,6 +1,7 @@
 import CFFmpeg
 import VidrecMedia
 import VidrecMP4
+import VidrecSystem
 
 /// The movie file output: muxes encoded packets into a file that stays playable while it
 /// is being written, as `AVCaptureMovieFileOutput` does.

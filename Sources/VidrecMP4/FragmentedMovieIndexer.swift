@@ -1,5 +1,6 @@
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// Finishes a movie written as fragments in place, the way OBS's hybrid MP4 does: the
 /// fragments' data stays where it is and only an index is written (a complete `moov`

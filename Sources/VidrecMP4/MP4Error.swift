@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// Why a movie could not be indexed.
 public enum MP4Error: Error, CustomStringConvertible, Sendable, Equatable {

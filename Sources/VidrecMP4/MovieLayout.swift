@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// The top-level boxes of a movie file written as fragments (or part-way through being
 /// indexed, or already indexed), as ``FragmentedMovieIndexer`` needs them.

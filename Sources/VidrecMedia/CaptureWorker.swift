@@ -1,4 +1,5 @@
 import Synchronization
+import VidrecSystem
 
 /// The named thread of a capture source and the flag that keeps it going.
 ///

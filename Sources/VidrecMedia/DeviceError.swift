@@ -1,3 +1,4 @@
+import VidrecSystem
 /// Why a camera or microphone cannot be used. Each names the device; the choices a user
 /// has (the devices there are, the group to join) are carried for the advice that the
 /// command line renders.

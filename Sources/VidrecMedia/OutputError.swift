@@ -1,3 +1,4 @@
+import VidrecSystem
 /// Why an ``OutputConnection`` gave up on its output without the output itself throwing.
 public enum OutputError: Error, CustomStringConvertible, Sendable {
     /// The output fell this many seconds of audio behind the capture (an encoder far

@@ -1,4 +1,5 @@
 import Foundation
+import VidrecSystem
 
 /// The machinery both kinds of connection share: a named thread that takes items from
 /// a FIFO in order and writes them to an output, until the input has ended and nothing

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// The built-in test camera (`--camera test`): moving colour bars with the frame
 /// number drawn in digits (top left) and as a 16-bit binary strip (bottom rows,

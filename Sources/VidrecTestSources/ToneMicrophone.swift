@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// The built-in test microphone (`--mic test`): a 1 kHz sine at -6 dBFS in signed
 /// 16-bit samples, delivered in 10 ms periods paced in real time on CLOCK_MONOTONIC

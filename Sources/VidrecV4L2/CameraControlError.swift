@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// A camera control that was asked for and cannot be set as asked.
 public enum CameraControlError: Error, Equatable, CustomStringConvertible {

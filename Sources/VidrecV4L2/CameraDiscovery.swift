@@ -1,6 +1,7 @@
 import CV4L2
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// Finds cameras: the `/dev/video*` nodes that capture video, in numeric order.
 public struct CameraDiscovery: Sendable {

@@ -2,6 +2,7 @@ import CV4L2
 import Glibc
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// A V4L2 camera as a capture source: mmap streaming with half a second of driver
 /// buffers (``driverBufferCount(frameBytes:frameRate:)``), dequeued on the
@@ -130,9 +131,7 @@ public final class V4L2Camera: CompressedVideoSource {
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
             try device.control(CV4L2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buffer)
-            guard let start = device.map(length: Int(buffer.length), offset: Int64(buffer.m.offset)) else {
-                throw SystemError.current("mmap", description.path)
-            }
+            let start = try device.map(length: Int(buffer.length), offset: Int64(buffer.m.offset))
             mapped.append(MappedBuffer(start: start, length: Int(buffer.length), device: device))
         }
         buffers = mapped

@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 extension V4L2Device {
     /// The controls (VIDIOC_QUERYCTRL with `V4L2_CTRL_FLAG_NEXT_CTRL`), with their menus

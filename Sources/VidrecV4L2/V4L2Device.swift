@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// An open V4L2 video node, through libv4l2 (which adds software format conversion).
 /// Owns its file descriptor.
@@ -10,8 +11,9 @@ import VidrecMedia
 /// `open`, `ioctl`, `mmap`, `munmap` and `close`, which libv4l2 passes over (it calls
 /// the kernel through `syscall`).
 ///
-/// Every ioctl goes through ``control(_:_:_:)``, which retries EINTR and turns a
-/// failure into `VIDIOC_S_FMT on /dev/video0: Invalid argument (errno 22)`.
+/// Every ioctl and mmap goes through the syscall seam (``systemCallErrno(_:_:)``, with
+/// the seam's one EINTR rule and its injected faults in tests); ``control(_:_:_:)``
+/// turns a failure into `VIDIOC_S_FMT on /dev/video0: Invalid argument (errno 22)`.
 final class V4L2Device: Sendable {
     /// The node's path.
     let path: String
@@ -83,12 +85,13 @@ final class V4L2Device: Sendable {
         if usesLibv4l2 { v4l2_close(fd) } else { Glibc.close(fd) }
     }
 
-    /// Maps the driver's buffer at `offset` (`v4l2_mmap`, or libc's `mmap`); `nil` with
-    /// errno set when it cannot.
-    func map(length: Int, offset: Int64) -> UnsafeMutableRawPointer? {
-        let start = usesLibv4l2 ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset)
-            : Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, __off_t(offset))
-        return start == MAP_FAILED ? nil : start
+    /// Maps the driver's buffer at `offset` (`v4l2_mmap`, or libc's `mmap`), through the
+    /// syscall seam.
+    func map(length: Int, offset: Int64) throws(SystemError) -> UnsafeMutableRawPointer {
+        try systemCall(.mmap, path) {
+            usesLibv4l2 ? v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset)
+                : Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, __off_t(offset))
+        }
     }
 
     /// Unmaps a buffer ``map(length:offset:)`` mapped.
@@ -96,7 +99,8 @@ final class V4L2Device: Sendable {
         if usesLibv4l2 { v4l2_munmap(start, length) } else { Glibc.munmap(start, length) }
     }
 
-    /// Makes an ioctl through libv4l2, retrying EINTR.
+    /// Makes an ioctl (through libv4l2 unless under libcamera's layer) through the syscall
+    /// seam, retrying EINTR.
     ///
     /// - Parameter name: the request's name for messages (`VIDIOC_S_FMT`).
     func control<T>(_ request: UInt, _ name: String, _ argument: inout T) throws(SystemError) {
@@ -104,15 +108,12 @@ final class V4L2Device: Sendable {
         if code != 0 { throw SystemError(name, path, errno: code) }
     }
 
-    /// Makes an ioctl and returns 0 or the errno, retrying EINTR; for the capture loop,
-    /// where EAGAIN and ENODEV are outcomes rather than failures.
+    /// Makes an ioctl through the syscall seam and returns 0 or the errno, retrying
+    /// EINTR; for the capture loop, where EAGAIN and ENODEV are outcomes rather than
+    /// failures.
     func attempt<T>(_ request: UInt, _ argument: inout T) -> Int32 {
-        while true {
-            let result = withUnsafeMutablePointer(to: &argument) {
-                usesLibv4l2 ? cv4l2_ioctl(fd, request, $0) : cv4l2_raw_ioctl(fd, request, $0)
-            }
-            if result >= 0 { return 0 }
-            if errno != EINTR { return errno }
+        withUnsafeMutablePointer(to: &argument) { pointer in
+            systemCallErrno(.ioctl) { usesLibv4l2 ? cv4l2_ioctl(fd, request, pointer) : cv4l2_raw_ioctl(fd, request, pointer) }
         }
     }
 

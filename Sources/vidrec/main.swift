@@ -4,6 +4,7 @@ import Glibc
 import VidrecCLI
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 // A closed standard output or error (`vidrec start | head -1`, a cron job whose mail
 // pipe went away) is EPIPE on a write, never the end of a recording.

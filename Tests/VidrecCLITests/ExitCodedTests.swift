@@ -4,6 +4,7 @@ import Testing
 @testable import VidrecCLI
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// Every error type says its exit status next to its definition (``ExitCoded``): the
 /// sources are read for every type that conforms to `Error`, and each must conform to

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import VidrecCLI
 import VidrecMedia
+import VidrecSystem
 
 /// The manual page is made from the same specs as `--help`: groff finds nothing to warn
 /// about, every subcommand and every option is in it with the text `--help` prints, and

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// Saving on file systems that refuse `renameat2(RENAME_NOREPLACE)` (9p, NFS, CIFS,
 /// FUSE) or hard links too (vfat), simulated by failing those calls in the syscall
@@ -17,12 +18,12 @@ import VidrecMedia
     }
 
     @Test(arguments: [
-        ["renameat2": EINVAL],                          // 9p, NFS, CIFS
-        ["renameat2": ENOSYS],                          // an old kernel
-        ["renameat2": EINVAL, "linkat": EPERM],         // vfat-like: no hard links either
-        ["renameat2": ENOTSUP, "linkat": ENOTSUP],
+        [Syscall.renameat2: EINVAL],                    // 9p, NFS, CIFS
+        [.renameat2: ENOSYS],                           // an old kernel
+        [.renameat2: EINVAL, .linkat: EPERM],           // vfat-like: no hard links either
+        [.renameat2: ENOTSUP, .linkat: ENOTSUP],
     ])
-    func savingFallsBackWithTheSameGuaranteesWhereRenameNoReplaceIsRefused(faults: [String: Int32]) throws {
+    func savingFallsBackWithTheSameGuaranteesWhereRenameNoReplaceIsRefused(faults: [Syscall: Int32]) throws {
         let pending = try TemporaryDirectory()
         let album = try TemporaryDirectory()
         let taken = try album.write("clip.mp4", "an older clip")
@@ -51,7 +52,7 @@ import VidrecMedia
         let placeholder = try album.write("clip.mp4", "")
         _ = try album.write(".vidrec-claim-\(gone.processIdentifier)", "clip.mp4")
         let mine = try album.write("mine.mp4", "")  // an empty file of the user's, unclaimed
-        let saved = try SyscallFaults.injecting(["renameat2": EINVAL, "linkat": EPERM]) {
+        let saved = try SyscallFaults.injecting([.renameat2: EINVAL, .linkat: EPERM]) {
             try Album(path: album.path).add(try source(in: pending), name: "clip", extension: "mp4")
         }
         #expect(saved == placeholder, "the abandoned placeholder was removed, so its name is free again")
@@ -64,7 +65,7 @@ import VidrecMedia
         let album = try TemporaryDirectory()
         let file = try source(in: pending)
         #expect(throws: SystemError.self) {
-            try SyscallFaults.injecting(["renameat2": EIO]) {
+            try SyscallFaults.injecting([.renameat2: EIO]) {
                 try Album(path: album.path).add(file, name: "clip", extension: "mp4")
             }
         }

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// Every file operation goes through the one syscall seam, so a full disk or a failing
 /// one is tested on the host for each of them: what was there stays whole, nothing half
@@ -14,8 +15,8 @@ import VidrecMedia
         try store.makeFinishedRecording(holding: bytes)
     }
 
-    @Test(arguments: [("write", ENOSPC), ("fsync", EIO), ("rename", EIO), ("create", EROFS)])
-    func aSidecarThatCannotBeReplacedStaysAsItWasWithNoScratchFileLeft(operation: String, code: Int32) throws {
+    @Test(arguments: [(Syscall.write, ENOSPC), (.fsync, EIO), (.rename, EIO), (.create, EROFS)])
+    func aSidecarThatCannotBeReplacedStaysAsItWasWithNoScratchFileLeft(operation: Syscall, code: Int32) throws {
         let state = try TemporaryDirectory()
         let store = try RecordingStore(stateDirectory: state.path)
         let entry = try recording(in: store)
@@ -24,22 +25,22 @@ import VidrecMedia
         let error = try #require(throws: SystemError.self) {
             try SyscallFaults.injecting([operation: code]) { try store.write(changed) }
         }
-        #expect(error.errno == code && error.operation == operation)
+        #expect(error.errno == code && error.operation == operation.rawValue)
         #expect("\(error)".contains(entry.id), "the error names the file: \(error)")
         #expect(try store.entry(id: entry.id).sidecar == entry.sidecar)
         let scratch = try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { $0.hasSuffix(".tmp") }
         #expect(scratch.isEmpty)
     }
 
-    @Test(arguments: [("write", ENOSPC), ("read", EIO), ("fsync", EIO)])
-    func aSaveToAnotherFileSystemThatFailsMidCopyKeepsTheRecordingPendingAndTheAlbumClean(operation: String, code: Int32) throws {
+    @Test(arguments: [(Syscall.write, ENOSPC), (.read, EIO), (.fsync, EIO)])
+    func aSaveToAnotherFileSystemThatFailsMidCopyKeepsTheRecordingPendingAndTheAlbumClean(operation: Syscall, code: Int32) throws {
         let state = try TemporaryDirectory()
         let album = try TemporaryDirectory()
         let store = try RecordingStore(stateDirectory: state.path)
         let entry = try recording(in: store)
         // EXDEV sends the save down its copy path, as for an album on another disk.
         #expect(throws: SystemError.self) {
-            try SyscallFaults.injecting(["renameat2": EXDEV, operation: code]) {
+            try SyscallFaults.injecting([.renameat2: EXDEV, operation: code]) {
                 _ = try store.commit(entry, to: Album(path: album.path), name: nil, finalizer: NoFinalizingExpected())
             }
         }
@@ -53,7 +54,7 @@ import VidrecMedia
         let store = try RecordingStore(stateDirectory: state.path)
         let entry = try recording(in: store)
         let error = try #require(throws: SystemError.self) {
-            try SyscallFaults.injecting(["unlink": EROFS]) { try store.discard(entry) }
+            try SyscallFaults.injecting([.unlink: EROFS]) { try store.discard(entry) }
         }
         #expect(error.errno == EROFS && error.subject == entry.mediaPath)
         #expect(FileManager.default.contents(atPath: entry.mediaPath) == bytes)

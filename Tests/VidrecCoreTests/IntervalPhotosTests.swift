@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `--snap-every` in process, through the ``Recorder`` as `vidrec start` drives it: which
 /// frames become photos, where they go, what the end report says, and that the movie

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// Which frame a snap takes: the first captured after the asking, or, from a source whose
 /// capture times lag behind the clock, the first that arrives once the lag allowance has

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// The recording use case, driven as `vidrec start` drives it, with scripted devices:
 /// from the request to the pending area, the sidecar and the album.

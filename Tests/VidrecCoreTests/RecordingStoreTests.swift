@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// A finalizer for recordings that are already final: being called is a test failure.
 struct NoFinalizingExpected: MovieFinalizing {

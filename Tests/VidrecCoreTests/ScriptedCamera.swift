@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// A camera that delivers a fixed script of frames at once when started: tiny frames
 /// whose capture times are `start + i / frameRate` for each `i` in `indexes`, then,

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// The recorder's devices in a test: a scripted camera (with a device path, or none like
 /// the test camera), scripted audio, and a movie output that writes what it is given to

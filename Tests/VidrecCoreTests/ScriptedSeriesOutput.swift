@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// The movie output of a segmented or event recording in a test: each file the sink
 /// opens gets one line per frame (`video SLOT`) and per audio chunk (`audio FRAMES`),

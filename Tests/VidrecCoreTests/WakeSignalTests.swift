@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VidrecMedia
+import VidrecSystem
 
 /// A thread blocked in `poll` on its device is woken by its worker's stop at once.
 @Suite struct WakeSignalTests {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import VidrecMedia
+import VidrecSystem
 
 extension EndToEndTests {
     /// The real binary against careless and hostile use: closed output streams, a

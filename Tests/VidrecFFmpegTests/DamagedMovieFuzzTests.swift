@@ -3,6 +3,7 @@ import Testing
 import VidrecFFmpeg
 import VidrecMedia
 import VidrecMP4
+import VidrecSystem
 
 /// The MP4 reader and indexer take damaged files (a crash, a bad disk, a hand-edited
 /// file) as they come: thousands of seeded mutations of a real recording — truncated,

@@ -4,6 +4,7 @@ import Testing
 import VidrecFFmpeg
 import VidrecMedia
 import VidrecMP4
+import VidrecSystem
 
 /// Finishing a recording writes an index into the file itself: every packet stays where
 /// it was and plays as before, the movie opens at once (its index before its data when
@@ -136,8 +137,8 @@ import VidrecMP4
     /// Every write and sync of the indexing, in turn, is the one that fails (a crash or a
     /// full disk there); indexing again then gives byte for byte the movie that an
     /// indexing without a fault gives.
-    @Test(arguments: [("write", EIO), ("fsync", EIO), ("ftruncate", EIO)])
-    func anIndexingCutShortAtAnyStepIsFinishedByIndexingAgain(operation: String, code: Int32) throws {
+    @Test(arguments: [(Syscall.write, EIO), (.fsync, EIO), (.ftruncate, EIO)])
+    func anIndexingCutShortAtAnyStepIsFinishedByIndexingAgain(operation: Syscall, code: Int32) throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let original = folder + "/original.mp4", clean = folder + "/clean.mp4"

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecSystem
 
 /// The movie file's own writes go through the syscall seam: a disk that fills up or
 /// fails mid-recording is reported with the real errno, and what was written before
@@ -34,8 +35,8 @@ import VidrecMedia
         return true
     }
 
-    @Test(arguments: [("write", ENOSPC), ("write", EIO), ("fsync", EIO)])
-    func aDiskThatFailsMidRecordingIsReportedWithItsErrnoAndTheFileSoFarPlays(operation: String, code: Int32) throws {
+    @Test(arguments: [(Syscall.write, ENOSPC), (.write, EIO), (.fsync, EIO)])
+    func aDiskThatFailsMidRecordingIsReportedWithItsErrnoAndTheFileSoFarPlays(operation: Syscall, code: Int32) throws {
         let directory = NSTemporaryDirectory() + "vidrec-faults-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }

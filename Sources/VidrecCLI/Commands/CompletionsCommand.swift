@@ -1,6 +1,7 @@
 import Foundation
 import VidrecALSA
 import VidrecMedia
+import VidrecSystem
 import VidrecV4L2
 
 /// `vidrec completions bash|zsh|fish`: print a completion script made from the same specs

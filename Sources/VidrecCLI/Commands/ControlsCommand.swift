@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 import VidrecV4L2
 
 /// `vidrec controls`: a camera's V4L2 controls with their type, range, default and value.

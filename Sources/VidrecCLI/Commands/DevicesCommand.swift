@@ -1,6 +1,7 @@
 import Foundation
 import VidrecALSA
 import VidrecMedia
+import VidrecSystem
 import VidrecV4L2
 
 /// `vidrec devices`: cameras with their formats, sizes, rates and controls; microphones.

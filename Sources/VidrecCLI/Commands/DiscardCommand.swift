@@ -1,5 +1,6 @@
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec discard [ID]`: delete a pending recording.
 struct DiscardCommand: VidrecCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec list` (or `vidrec album`): what is in the album, newest first.
 struct ListCommand: VidrecCommand {

@@ -1,5 +1,6 @@
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec manual`: print the `vidrec(1)` manual page (roff), made from the same
 /// specs as `--help`; `make install` and the package install it.

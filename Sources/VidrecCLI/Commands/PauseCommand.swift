@@ -1,5 +1,6 @@
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec pause [ID]`: pause a running recording until 'vidrec resume'.
 struct PauseCommand: VidrecCommand {

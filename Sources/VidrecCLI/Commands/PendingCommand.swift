@@ -2,6 +2,7 @@ import Foundation
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec pending`: list recordings waiting to be saved.
 struct PendingCommand: VidrecCommand {

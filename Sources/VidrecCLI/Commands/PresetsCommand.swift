@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec presets`: list quality presets with what each resolves to.
 struct PresetsCommand: VidrecCommand {

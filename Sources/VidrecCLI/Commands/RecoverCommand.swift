@@ -3,6 +3,7 @@ import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
 import VidrecMP4
+import VidrecSystem
 
 /// `vidrec recover [ID]`: turn interrupted recordings back into finished ones.
 struct RecoverCommand: VidrecCommand {

@@ -1,5 +1,6 @@
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec resume [ID]`: resume a paused recording.
 struct ResumeCommand: VidrecCommand {

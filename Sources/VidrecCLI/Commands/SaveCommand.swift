@@ -3,6 +3,7 @@ import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
 import VidrecMP4
+import VidrecSystem
 
 /// `vidrec save [ID]`: commit a pending recording to the album and print its path.
 struct SaveCommand: VidrecCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec schedule 'CRON-SPEC' [--systemd] -- START-OPTIONS`: print (or install) the
 /// crontab line, or the systemd user timer and service, that runs `vidrec start` with

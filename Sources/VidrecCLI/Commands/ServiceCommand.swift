@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec service NAME [--install] -- START-OPTIONS`: print (or install) a systemd user
 /// service that records continuously and restarts when the recording fails.

@@ -2,6 +2,7 @@ import Foundation
 import VidrecCore
 import VidrecMedia
 import VidrecFFmpeg
+import VidrecSystem
 
 /// `vidrec sheet`: one JPEG of the album's poster frames, with names and durations.
 struct SheetCommand: VidrecCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec show NAME`: everything known about one item in the album.
 struct ShowCommand: VidrecCommand {

@@ -4,6 +4,7 @@ import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
 import VidrecMP4
+import VidrecSystem
 import VidrecTestSources
 import VidrecV4L2
 

@@ -5,6 +5,7 @@ import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
 import VidrecMP4
+import VidrecSystem
 
 /// `vidrec start`: record into the pending area until a limit, `vidrec stop`, Ctrl-C or
 /// SIGTERM; optionally save to the album when it ends well.

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec status`: what is recording now, and what is pending.
 struct StatusCommand: VidrecCommand {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec stop [ID]`: ask the running recording to finish, and wait until its file is final.
 struct StopCommand: VidrecCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec switch [ID] --camera X`: the running recording goes on from another camera,
 /// into the same file, as a camera app's front/rear switch does.

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec trigger [ID]`: tell a recording that waits for triggers (`--pre`, `--post`)
 /// that something happened, as SIGUSR1 does.

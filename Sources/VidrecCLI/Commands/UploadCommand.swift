@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `vidrec upload [--list] [--json]`: run the upload queue now, or show it.
 struct UploadCommand: VidrecCommand {

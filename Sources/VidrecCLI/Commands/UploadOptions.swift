@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// `--upload REMOTE:PATH` and `--upload-move`, shared by `vidrec start` and `vidrec save`.
 struct UploadOptions {

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// The `vidrec(1)` manual page, in roff with the `man` macros, rendered from the same
 /// ``CommandSpec``s as `--help` (one source for every option's text), the built-in

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// A usage error: the command line does not fit the command. Shown as `Error: …` plus
 /// the usage, with exit status 64.

@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// A runtime failure raised by a command itself, with its message and exit code.
 struct CLIError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import VidrecMedia
+import VidrecSystem
 
 /// Asks a running recording over its control socket (``ControlServer``).
 enum ControlClient {

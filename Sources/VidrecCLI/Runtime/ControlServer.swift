@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// A running recording's control socket, `<runtime>/ID.sock` (see
 /// ``VidrecPaths/runtimeDirectory``): `vidrec snap` asks the recording for a photo

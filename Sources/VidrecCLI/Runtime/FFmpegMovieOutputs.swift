@@ -1,6 +1,7 @@
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecSystem
 
 /// The movie's outputs on this machine: the FFmpeg encoder and movie file (with
 /// `--live` beside it), a series of segment files, or one file per event, and the

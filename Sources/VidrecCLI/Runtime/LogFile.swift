@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// `--log FILE`: every line vidrec prints about a recording, appended with a timestamp.
 /// The live status line is never logged.

@@ -1,5 +1,6 @@
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// Finds the running recording a command acts on (`switch`, `trigger`): the one called
 /// `id`, or the only one running.

@@ -1,6 +1,7 @@
 import Glibc
 import VidrecALSA
 import VidrecCore
+import VidrecSystem
 import VidrecV4L2
 import VidrecFFmpeg
 import VidrecMedia

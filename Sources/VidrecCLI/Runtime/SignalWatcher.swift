@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import VidrecMedia
+import VidrecSystem
 
 /// Turns SIGINT, SIGTERM, SIGHUP and SIGUSR1 into calls, on a named thread that `sigwait`s.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// Prints systemd user units (`schedule --systemd`, `service`), or writes them into the
 /// user's unit folder and says how to enable them. Writing never replaces a unit that

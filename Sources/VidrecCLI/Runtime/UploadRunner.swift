@@ -1,6 +1,7 @@
 import Foundation
 import VidrecCore
 import VidrecMedia
+import VidrecSystem
 
 /// The upload queue as one command runs it: queues what the command saves, uploads on
 /// the `vidrec-upload` thread while the command goes on, and at the end gives what is

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import VidrecCLI
 import VidrecMedia
+import VidrecSystem
 
 /// The control socket, fed fuzzed request lines, garbage bytes and a client that sends
 /// nothing: each gets one JSON reply (or a closed connection), the server goes on

@@ -21,7 +21,7 @@ extension FileDescriptor {
     /// - Throws: ``SystemError`` naming `operation` and `path`.
     /// The corresponding C function is `open`.
     public static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0o600,
-                            operation: String = "open") throws(SystemError) -> FileDescriptor {
+                            operation: Syscall = .open) throws(SystemError) -> FileDescriptor {
         FileDescriptor(rawValue: try systemCall(operation, path) { Glibc.open(path, flags | O_CLOEXEC, permissions) })
     }
 
@@ -42,7 +42,7 @@ extension FileDescriptor {
     /// Flushes the file's data and metadata to the disk.
     /// The corresponding C function is `fsync`.
     public func sync(_ subject: String) throws(SystemError) {
-        try systemCall("fsync", subject) { fsync(rawValue) }
+        try systemCall(.fsync, subject) { fsync(rawValue) }
     }
 
     /// Reads up to `count` bytes into `buffer`.
@@ -50,7 +50,7 @@ extension FileDescriptor {
     /// - Returns: the bytes read; 0 at the end of the file.
     /// The corresponding C function is `read`.
     public func read(into buffer: UnsafeMutableRawPointer, count: Int, _ subject: String) throws(SystemError) -> Int {
-        try systemCall("read", subject) { Glibc.read(rawValue, buffer, count) }
+        try systemCall(.read, subject) { Glibc.read(rawValue, buffer, count) }
     }
 
     /// Writes all `count` bytes at `bytes`, continuing after short writes and EINTR.
@@ -58,7 +58,7 @@ extension FileDescriptor {
     public func writeAll(_ bytes: UnsafeRawPointer, count: Int, _ subject: String) throws(SystemError) {
         var done = 0
         while done < count {
-            done += try systemCall("write", subject) { Glibc.write(rawValue, bytes + done, count - done) }
+            done += try systemCall(.write, subject) { Glibc.write(rawValue, bytes + done, count - done) }
         }
     }
 
@@ -67,7 +67,7 @@ extension FileDescriptor {
     public func writeAll(_ bytes: UnsafeRawPointer, count: Int, at offset: Int64, _ subject: String) throws(SystemError) {
         var done = 0
         while done < count {
-            done += try systemCall("write", subject) {
+            done += try systemCall(.write, subject) {
                 pwrite(rawValue, bytes + done, count - done, off_t(offset) + off_t(done))
             }
         }
@@ -82,7 +82,7 @@ extension FileDescriptor {
                      _ subject: String) throws(SystemError) -> Int {
         var done = 0
         while done < count {
-            let read = try systemCall("read", subject) { pread(rawValue, buffer + done, count - done, off_t(offset) + off_t(done)) }
+            let read = try systemCall(.read, subject) { pread(rawValue, buffer + done, count - done, off_t(offset) + off_t(done)) }
             if read == 0 { break }
             done += read
         }
@@ -92,13 +92,13 @@ extension FileDescriptor {
     /// The file's size in bytes. The corresponding C function is `fstat`.
     public func size(_ subject: String) throws(SystemError) -> Int64 {
         var info = stat()
-        try systemCall("fstat", subject) { fstat(rawValue, &info) }
+        try systemCall(.fstat, subject) { fstat(rawValue, &info) }
         return Int64(info.st_size)
     }
 
     /// Cuts the file to `length` bytes. The corresponding C function is `ftruncate`.
     public func truncate(to length: Int64, _ subject: String) throws(SystemError) {
-        try systemCall("ftruncate", subject) { ftruncate(rawValue, off_t(length)) }
+        try systemCall(.ftruncate, subject) { ftruncate(rawValue, off_t(length)) }
     }
 
     /// Takes a `flock` lock (`LOCK_EX`, `LOCK_SH`, with `LOCK_NB` not to wait).
@@ -108,7 +108,7 @@ extension FileDescriptor {
     @discardableResult
     public func lock(_ operation: Int32, _ subject: String) throws(SystemError) -> Bool {
         do {
-            try systemCall("flock", subject) { flock(rawValue, operation) }
+            try systemCall(.flock, subject) { flock(rawValue, operation) }
             return true
         } catch where error.errno == EWOULDBLOCK && operation & LOCK_NB != 0 {
             return false
@@ -124,14 +124,14 @@ extension FileDescriptor {
     ///
     /// - Parameter subject: the path for messages.
     /// The corresponding C function is `openat`.
-    public func open(_ name: String, _ flags: Int32, permissions: mode_t = 0o600, operation: String = "open",
+    public func open(_ name: String, _ flags: Int32, permissions: mode_t = 0o600, operation: Syscall = .open,
                      subject: String) throws(SystemError) -> FileDescriptor {
         FileDescriptor(rawValue: try systemCall(operation, subject) { openat(rawValue, name, flags | O_CLOEXEC, permissions) })
     }
 
     /// Removes `name` in this directory. The corresponding C function is `unlinkat`.
     public func remove(_ name: String, subject: String) throws(SystemError) {
-        try systemCall("unlinkat", subject) { unlinkat(rawValue, name, 0) }
+        try systemCall(.unlinkat, subject) { unlinkat(rawValue, name, 0) }
     }
 
     /// Removes `name` in this directory if it can; for scratch files whose removal
@@ -144,7 +144,7 @@ extension FileDescriptor {
     /// it cannot be seen. The corresponding C function is `fstatat`.
     public func linkStatus(_ name: String) -> stat? {
         var info = stat()
-        guard (try? systemCall("fstatat", name) { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }) != nil else {
+        guard (try? systemCall(.fstatat, name) { fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }) != nil else {
             return nil
         }
         return info
@@ -165,7 +165,7 @@ extension FileDescriptor {
         // descriptor -1, which poll skips.
         var pollers = (pollfd(fd: rawValue, events: events, revents: 0),
                        pollfd(fd: wake?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0))
-        let ready = try systemCall("poll", subject) {
+        let ready = try systemCall(.poll, subject) {
             withUnsafeMutablePointer(to: &pollers) { pair in
                 pair.withMemoryRebound(to: pollfd.self, capacity: 2) { Glibc.poll($0, 2, milliseconds) }
             }

@@ -16,10 +16,10 @@ extension FileDescriptor {
     public static func listeningSocket(at path: String) throws(SystemError) -> FileDescriptor {
         try socket(at: path) { socket, address, length throws(SystemError) in
             if let info = try? FileSystem.linkStatus(path), info.st_mode & S_IFMT == S_IFSOCK { FileSystem.removeQuietly(path) }
-            try systemCall("bind", path) { Glibc.bind(socket.rawValue, address, length) }
+            try systemCall(.bind, path) { Glibc.bind(socket.rawValue, address, length) }
             do throws(SystemError) {
-                try systemCall("chmod", path) { Glibc.chmod(path, 0o600) }
-                try systemCall("listen", path) { Glibc.listen(socket.rawValue, 8) }
+                try systemCall(.chmod, path) { Glibc.chmod(path, 0o600) }
+                try systemCall(.listen, path) { Glibc.listen(socket.rawValue, 8) }
             } catch {
                 FileSystem.removeQuietly(path)
                 throw error
@@ -35,7 +35,7 @@ extension FileDescriptor {
     /// The corresponding C functions are `socket`, `connect` and `getsockopt`.
     public static func connectedSocket(to path: String) throws(SystemError) -> FileDescriptor {
         let connected = try socket(at: path) { socket, address, length throws(SystemError) in
-            try systemCall("connect", path) { Glibc.connect(socket.rawValue, address, length) }
+            try systemCall(.connect, path) { Glibc.connect(socket.rawValue, address, length) }
         }
         do throws(SystemError) {
             guard try connected.peerUserID(path) == geteuid() else { throw SystemError("connect", path, errno: EPERM) }
@@ -50,7 +50,7 @@ extension FileDescriptor {
     /// The corresponding C function is `getsockopt` with `SO_PEERCRED`.
     public func peerUserID(_ subject: String) throws(SystemError) -> uid_t {
         var uid: UInt32 = 0
-        try systemCall("getsockopt", subject) { csystem_peer_uid(rawValue, &uid) }
+        try systemCall(.getsockopt, subject) { csystem_peer_uid(rawValue, &uid) }
         return uid_t(uid)
     }
 
@@ -61,7 +61,7 @@ extension FileDescriptor {
         let (shortPath, folder) = try shortened(path)
         defer { folder?.close() }
         var address = try socketAddress(shortPath)
-        let socket = FileDescriptor(rawValue: try systemCall("socket", path) {
+        let socket = FileDescriptor(rawValue: try systemCall(.socket, path) {
             Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         })
         do {
@@ -81,7 +81,7 @@ extension FileDescriptor {
     /// The corresponding C functions are `accept` and `fcntl` (close-on-exec; `accept4`
     /// is hidden behind `_GNU_SOURCE`, and vidrec starts no programs while it listens).
     public func accept(_ subject: String) throws(SystemError) -> FileDescriptor {
-        let connection = FileDescriptor(rawValue: try systemCall("accept", subject) { Glibc.accept(rawValue, nil, nil) })
+        let connection = FileDescriptor(rawValue: try systemCall(.accept, subject) { Glibc.accept(rawValue, nil, nil) })
         _ = fcntl(connection.rawValue, F_SETFD, FD_CLOEXEC)
         return connection
     }
@@ -139,7 +139,7 @@ extension FileDescriptor {
     public func sendAll(_ bytes: UnsafeRawPointer, count: Int, _ subject: String) throws(SystemError) {
         var done = 0
         while done < count {
-            done += try systemCall("send", subject) { Glibc.send(rawValue, bytes + done, count - done, Int32(MSG_NOSIGNAL)) }
+            done += try systemCall(.send, subject) { Glibc.send(rawValue, bytes + done, count - done, Int32(MSG_NOSIGNAL)) }
         }
     }
 }

@@ -5,7 +5,7 @@ import Glibc
 public enum FileSystem {
     /// Removes `path`. The corresponding C function is `unlink`.
     public static func unlink(_ path: String) throws(SystemError) {
-        try systemCall("unlink", path) { Glibc.unlink(path) }
+        try systemCall(.unlink, path) { Glibc.unlink(path) }
     }
 
     /// Removes `path` if it is there; a file already gone is not an error.
@@ -31,12 +31,12 @@ public enum FileSystem {
     /// Renames `source` to `destination`, replacing it. The corresponding C function is
     /// `rename`.
     public static func rename(_ source: String, to destination: String) throws(SystemError) {
-        try systemCall("rename", destination) { Glibc.rename(source, destination) }
+        try systemCall(.rename, destination) { Glibc.rename(source, destination) }
     }
 
     /// Makes the folder `path` with `mode`. The corresponding C function is `mkdir`.
     public static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
-        try systemCall("mkdir", path) { mkdir(path, mode) }
+        try systemCall(.mkdir, path) { mkdir(path, mode) }
     }
 
     /// What `path` is, following a final link; `nil` when there is nothing there.
@@ -46,7 +46,7 @@ public enum FileSystem {
     public static func status(_ path: String) throws(SystemError) -> stat? {
         var info = stat()
         do {
-            try systemCall("stat", path) { stat(path, &info) }
+            try systemCall(.stat, path) { stat(path, &info) }
         } catch where error.errno == ENOENT {
             return nil
         }
@@ -58,7 +58,7 @@ public enum FileSystem {
     public static func linkStatus(_ path: String) throws(SystemError) -> stat? {
         var info = stat()
         do {
-            try systemCall("lstat", path) { lstat(path, &info) }
+            try systemCall(.lstat, path) { lstat(path, &info) }
         } catch where error.errno == ENOENT {
             return nil
         }
@@ -76,14 +76,14 @@ extension FileSystem {
     /// Checks that this process may use `path` as `mode` asks (`W_OK | X_OK`, …).
     /// The corresponding C function is `access`.
     public static func checkAccess(_ path: String, _ mode: Int32) throws(SystemError) {
-        try systemCall("access", path) { access(path, mode) }
+        try systemCall(.access, path) { access(path, mode) }
     }
 
     /// Whether process `pid` is gone (not merely owned by another user).
     /// The corresponding C function is `kill` with signal 0.
     public static func processIsGone(_ pid: Int32) -> Bool {
         do {
-            try systemCall("kill", "process \(pid)") { kill(pid, 0) }
+            try systemCall(.kill, "process \(pid)") { kill(pid, 0) }
             return false
         } catch {
             return error.errno == ESRCH
@@ -94,7 +94,7 @@ extension FileSystem {
 extension FileSystem {
     /// Sends `signal` to process `pid`. The corresponding C function is `kill`.
     public static func signal(_ pid: Int32, _ signal: Int32) throws(SystemError) {
-        try systemCall("kill", "process \(pid)") { kill(pid, signal) }
+        try systemCall(.kill, "process \(pid)") { kill(pid, signal) }
     }
 
     /// Flushes the file at `path` to the disk, opening it for the purpose (for a file

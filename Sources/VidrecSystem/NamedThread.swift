@@ -14,13 +14,11 @@ public final class NamedThread: Sendable {
     ///
     /// The corresponding C functions are `pthread_create` and `pthread_setname_np`.
     public init(name: String, _ run: @escaping @Sendable () -> Void) {
+        var body = run
+        #if DEBUG
         let faults = SyscallFaults.switches
-        let body: @Sendable () -> Void
-        if faults.isEmpty {
-            body = run
-        } else {
-            body = { SyscallFaults.withSwitches(faults, run) }
-        }
+        if !faults.isEmpty { body = { SyscallFaults.withSwitches(faults, run) } }
+        #endif
         final class Box { let name: String; let body: @Sendable () -> Void
             init(_ n: String, _ b: @escaping @Sendable () -> Void) { name = n; body = b } }
         let box = Unmanaged.passRetained(Box(name, body)).toOpaque()

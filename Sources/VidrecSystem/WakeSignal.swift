@@ -15,7 +15,7 @@ public final class WakeSignal: Sendable {
     ///
     /// - Throws: ``SystemError`` when the eventfd cannot be made (EMFILE).
     public init() throws(SystemError) {
-        descriptor = FileDescriptor(rawValue: try systemCall("eventfd", "a wake-up signal") { csystem_eventfd() })
+        descriptor = FileDescriptor(rawValue: try systemCall(.eventfd, "a wake-up signal") { csystem_eventfd() })
     }
 
     /// Wakes whoever polls the signal, now and until ``reset()``.

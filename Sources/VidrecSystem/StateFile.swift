@@ -25,7 +25,7 @@ public enum StateFile {
         }
         return try fd.closeAfter { () throws(SystemError) -> Data in
             var info = stat()
-            try systemCall("fstat", path) { fstat(fd.rawValue, &info) }
+            try systemCall(.fstat, path) { fstat(fd.rawValue, &info) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { throw SystemError("read", path, errno: EINVAL) }
             guard info.st_size <= limit else { throw SystemError("read", path, errno: EFBIG) }
             var data = Data()
