@@ -285,6 +285,7 @@ public final class CaptureSession: Sendable {
             lostOutputs: lostOutputs)
         outcome.undecodableFrames = leftOut
         outcome.surplusFrames = timeline.surplusFrames
+        outcome.pausedFrames = timeline.pausedFrames
         outcome.clockOrigin = timeline.origin
         return outcome
     }

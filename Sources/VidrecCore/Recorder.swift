@@ -186,6 +186,7 @@ public final class Recorder: Sendable {
         sidecar.cameraSkippedFrames = outcome.deviceSkippedFrames
         sidecar.undecodableFrames = outcome.undecodableFrames
         sidecar.surplusFrames = outcome.surplusFrames > 0 ? outcome.surplusFrames : nil
+        sidecar.pausedFrames = outcome.pausedFrames > 0 ? outcome.pausedFrames : nil
         sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }

@@ -26,6 +26,9 @@ public struct RecordingOutcome: Sendable {
     /// more than the frame rate holds (see ``Timeline/surplusFrames``). Not in
     /// ``videoFrames``.
     public var surplusFrames: Int64 = 0
+    /// The camera's frames left out while paused (``CaptureSession/pause()``): not
+    /// recorded, and not drops.
+    public var pausedFrames: Int64 = 0
     /// Dropped slots at the very end that hold a repeat of the last frame.
     public var repeatedFrames: Int64
     /// The movie's time 0 on CLOCK_MONOTONIC, in nanoseconds: the first frame's capture

@@ -54,6 +54,8 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// The camera's frames left out because it delivered more than the frame rate
     /// holds (no free slot for them).
     public var surplusFrames: Int64?
+    /// The camera's frames left out while the recording was paused (`vidrec pause`).
+    public var pausedFrames: Int64?
     /// Dropped slots at the very end filled with a repeat of the last frame.
     public var repeatedFrames: Int64?
     /// Seconds of silence inserted for microphone gaps.

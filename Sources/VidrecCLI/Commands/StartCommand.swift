@@ -364,6 +364,7 @@ struct StartCommand: VidrecCommand {
         if outcome.surplusFrames > 0 {
             summary += ", \(outcome.surplusFrames) of the camera's frames left out (it sent more than the frame rate holds)"
         }
+        if outcome.pausedFrames > 0 { summary += ", \(outcome.pausedFrames) of the camera's frames left out while paused" }
         if let overruns = result.overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
         if outcome.insertedSilence > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))
