@@ -87,7 +87,7 @@ public struct LiveDestination: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the muxer wants the codec headers in the stream parameters (FLV and RTSP
     /// do; MPEG-TS repeats them in the stream).
-    var wantsGlobalHeader: Bool {
+    public var wantsGlobalHeader: Bool {
         guard let format = av_guess_format(muxerName, nil, nil) else { return true }
         return format.pointee.flags & AVFMT_GLOBALHEADER != 0
     }

@@ -96,31 +96,29 @@ public final class MovieEncoder: CaptureOutput {
     }
 
     /// Encodes for a movie file at `path`, as `vidrec start` records: the encoder with one
-    /// essential ``MovieFileOutput``, and a ``LiveStreamOutput`` beside it for `live`.
+    /// essential ``MovieFileOutput``, and the outputs `besideTheFile` (a live stream).
     ///
     /// - Parameters:
     ///   - indexSeconds: the longest the recording may last, and
     ///   - maxBytes: the largest the file may be, for the room kept for its index
     ///     (``MovieFileOutput/init(path:container:streams:indexSeconds:maxBytes:)``).
-    ///   - live: a server to publish the same packets to, if any; `report` hears how
-    ///     that goes.
+    ///   - besideTheFile: outputs that take the same packets, if any.
     ///   - requestKeyframe: for a copied H.264 stream, asks the camera for a keyframe.
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
     public static func recordingFile(path: String, settings: MovieSettings,
                                      indexSeconds: Double = MovieFileOutput.defaultIndexSeconds,
-                                     maxBytes: Int64? = nil, live: LiveDestination? = nil,
-                                     requestKeyframe: @escaping () -> Void = {},
-                                     report: @escaping @Sendable (String) -> Void = { _ in }) throws -> MovieEncoder {
+                                     maxBytes: Int64? = nil, besideTheFile: [BesideTheFile] = [],
+                                     requestKeyframe: @escaping () -> Void = {}) throws -> MovieEncoder {
         let encoder = try MovieEncoder(settings: settings,
-                                       globalHeader: settings.container.wantsGlobalHeader || live?.wantsGlobalHeader == true,
+                                       globalHeader: settings.container.wantsGlobalHeader || besideTheFile.contains(where: \.wantsGlobalHeader),
                                        requestKeyframe: requestKeyframe)
-        // The live stream is checked first: it opens nothing, and refusing a codec then
-        // leaves no empty file behind.
-        let stream = try live.map { try LiveStreamOutput(destination: $0, streams: encoder.streams, report: report) }
+        // The outputs beside the file are made first: they open nothing yet, and refusing
+        // a codec then leaves no empty file behind.
+        let beside = try besideTheFile.map { (output: try $0.make(encoder.streams), threadName: $0.threadName) }
         let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams,
                                        indexSeconds: indexSeconds, maxBytes: maxBytes, metadata: settings.metadata)
         encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
-        if let stream { encoder.connect(stream, policy: .besideTheFile, threadName: "vidrec.live") }
+        for (output, threadName) in beside { encoder.connect(output, policy: .besideTheFile, threadName: threadName) }
         return encoder
     }
 

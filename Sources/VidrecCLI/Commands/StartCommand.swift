@@ -75,14 +75,14 @@ struct StartCommand: VidrecCommand {
                 report("vidrec: \(saved) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
             }
         }
-        let (request, controlProblem) = try makeRequest(context, queueUpload: queueUpload)
+        let (request, besideTheFile, controlProblem) = try makeRequest(context, queueUpload: queueUpload)
         // The photo output `vidrec snap` asks while the camera records.
         let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     controls: options.controls, keepControls: options.keepControls) {
             context.err("vidrec: \($0)\n")
         }
-        let outputs = FFmpegMovieOutputs(live: options.live) { context.err("vidrec: \($0)\n") }
+        let outputs = FFmpegMovieOutputs(besideTheFile: besideTheFile) { context.err("vidrec: \($0)\n") }
         let recorder = Recorder(store: store, devices: devices, outputs: outputs,
                                 saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") }))
@@ -141,10 +141,11 @@ struct StartCommand: VidrecCommand {
     /// What the options ask of the ``Recorder``: the preset, the limits, the save, the
     /// mode with its series of files, the features, the control socket's folder.
     ///
-    /// - Returns: the request, and why there is no control socket, if there is none (said
-    ///   once the recording has started: a recording that cannot start says only why).
+    /// - Returns: the request, the features' outputs beside the movie file, and why there
+    ///   is no control socket, if there is none (said once the recording has started: a
+    ///   recording that cannot start says only why).
     private func makeRequest(_ context: CommandContext, queueUpload: @escaping @Sendable (String, String?) -> Void) throws
-        -> (RecordingRequest, controlProblem: (any Error)?) {
+        -> (RecordingRequest, besideTheFile: [BesideTheFile], controlProblem: (any Error)?) {
         let started = Date()
         var request = RecordingRequest(
             preset: try preset(context), duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
@@ -182,8 +183,9 @@ struct StartCommand: VidrecCommand {
             context.out(path + "\n")
             queueUpload(path, album)
         }, warn: { context.err("vidrec: \($0)\n") })
-        request.features = try options.features.map { try $0(setup) }
-        return (request, controlProblem)
+        let parts = try options.features.map { try $0(setup) }
+        request.features = parts.compactMap(\.recording)
+        return (request, parts.flatMap(\.besideTheFile), controlProblem)
     }
 
     /// Blocks the signals (before any thread exists: x264 and the capture threads

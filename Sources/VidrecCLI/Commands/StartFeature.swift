@@ -1,9 +1,10 @@
 import VidrecCore
+import VidrecFFmpeg
 
 /// A feature of `vidrec start` as the command line sees it: the options it adds to
 /// `start` (its help, manual page, completions and `vidrec schedule`'s checks follow
-/// from them), how it checks them, and how it makes its ``RecordingFeature`` once the
-/// recording is being set up. The features are listed in ``StartFeatures/all``.
+/// from them), how it checks them, and how it makes its parts once the recording is
+/// being set up: a ``RecordingFeature``, and outputs beside the movie file. The features are listed in ``StartFeatures/all``.
 struct StartFeature: Sendable {
     /// What a feature is given when the recording is set up.
     struct Setup: Sendable {
@@ -18,8 +19,23 @@ struct StartFeature: Sendable {
         var warn: @Sendable (String) -> Void
     }
 
+    /// What a feature adds to a recording.
+    struct Parts: Sendable {
+        /// Its part in the recording: outputs beside the movie that see the frames, and
+        /// lines at the end (``RecordingFeature``).
+        var recording: (any RecordingFeature)?
+        /// Outputs beside the movie file that take the encoder's own packets (a live
+        /// stream).
+        var besideTheFile: [BesideTheFile] = []
+
+        init(_ recording: (any RecordingFeature)? = nil, besideTheFile: [BesideTheFile] = []) {
+            self.recording = recording
+            self.besideTheFile = besideTheFile
+        }
+    }
+
     /// Makes the feature for a recording.
-    typealias Make = @Sendable (Setup) throws -> any RecordingFeature
+    typealias Make = @Sendable (Setup) throws -> Parts
 
     /// The options the feature adds to `start`.
     var arguments: [ArgumentSpec]

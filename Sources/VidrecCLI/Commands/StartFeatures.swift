@@ -9,7 +9,7 @@ enum StartFeatures {
         // The photo output beside the movie, which `vidrec snap` asks over the control
         // socket while the camera records: every recording has one.
         StartFeature(arguments: []) { _, _ in
-            { _ in PhotoOutput(encoder: PhotoEncoder()) }
+            { _ in .init(PhotoOutput(encoder: PhotoEncoder())) }
         },
         // --trigger motion[=N]: a recording waiting for triggers is also triggered by
         // motion in the picture (StartOptions turns --pre/--post on for it).
@@ -25,7 +25,26 @@ enum StartFeatures {
             guard let threshold, threshold > 0, threshold <= 255 else {
                 throw .invalidValue(text, for: "--trigger <motion[=N]>", reason: "give motion, or motion=N with N a mean luma change from 0 to 255 such as 6")
             }
-            return { _ in MotionTrigger(threshold: threshold) { MotionDetector(threshold: $0, onMotion: $1) } }
+            return { _ in .init(MotionTrigger(threshold: threshold) { MotionDetector(threshold: $0, onMotion: $1) }) }
+        },
+        // --live: the encoder's own packets to a media server, beside the file.
+        StartFeature(arguments: [
+            .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
+        ]) { arguments, options throws(ParserError) in
+            guard let text = arguments[option: "live"] else { return nil }
+            let destination: LiveDestination
+            do throws(LiveDestination.Problem) {
+                destination = try LiveDestination(parsing: text)
+            } catch {
+                throw .invalidValue(LiveDestination.redacted(text), for: "--live <url>", reason: error.description)
+            }
+            if options.segment != nil { throw .conflicting("--live <url>", "--segment (not yet: record the segments, or stream, but not both)") }
+            if options.events != nil { throw .conflicting("--live <url>", "--pre/--post (not yet)") }
+            return { setup in
+                .init(besideTheFile: [BesideTheFile(wantsGlobalHeader: destination.wantsGlobalHeader, threadName: "vidrec.live") { streams in
+                    try LiveStreamOutput(destination: destination, streams: streams, report: setup.warn)
+                }])
+            }
         },
         // --snap-every: a still photo every so often while recording.
         StartFeature(arguments: [
@@ -37,8 +56,8 @@ enum StartFeatures {
             }
             return { setup in
                 let album = setup.context.photoAlbum(nil)
-                return IntervalPhotos(every: seconds, encoder: PhotoEncoder(), save: setup.options.save ? SaveRequest(album: album) : nil,
-                                      saved: { setup.saved($0, album.path) }, warn: setup.warn)
+                return .init(IntervalPhotos(every: seconds, encoder: PhotoEncoder(), save: setup.options.save ? SaveRequest(album: album) : nil,
+                                            saved: { setup.saved($0, album.path) }, warn: setup.warn))
             }
         },
     ]

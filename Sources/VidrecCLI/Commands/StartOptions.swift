@@ -42,7 +42,6 @@ struct StartOptions {
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
             .option("pre", value: "seconds", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
             .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
-            .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
         ] + StartFeatures.arguments + UploadOptions.arguments + [
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
@@ -64,7 +63,6 @@ struct StartOptions {
     var albumMaxSize: Int64?
     /// `--max-age`, in seconds.
     var maxAge: Rational?
-    var live: LiveDestination?
     /// `--upload` and `--upload-move`.
     var upload: UploadOptions?
     /// `--segment`, in seconds.
@@ -138,20 +136,12 @@ struct StartOptions {
             video = handling
         }
         (controls, keepControls) = try StartOptions.controls(arguments)
-        if let text = arguments[option: "live"] {
-            do {
-                live = try LiveDestination(parsing: text)
-            } catch {
-                throw .invalidValue(LiveDestination.redacted(text), for: "--live <url>", reason: error.description)
-            }
-        }
         if let text = arguments[option: "segment"] {
             guard let seconds = StartOptions.duration(text), seconds >= Rational(1), seconds <= Rational(86_400) else {
                 throw .invalidValue(text, for: "--segment <duration>", reason: "give a length from 1 s to 24 h, such as 10s, 5m, 1h or 90 (seconds)")
             }
             segment = seconds
             if saveName != nil { throw .conflicting("--as <name>", "--segment, which makes many files; name them with --name and strftime fields such as 'door-%Y%m%d-%H%M%S'") }
-            if live != nil { throw .conflicting("--live <url>", "--segment (not yet: record the segments, or stream, but not both)") }
         }
         // --trigger (the motion trigger's option, StartFeatures) waits for triggers too.
         if arguments[option: "pre"] != nil || arguments[option: "post"] != nil || arguments[option: "trigger"] != nil {
@@ -166,7 +156,6 @@ struct StartOptions {
             events = (lengths[0], lengths[1])
             if segment != nil { throw .conflicting("--pre/--post", "--segment") }
             if saveName != nil { throw .conflicting("--as <name>", "--pre/--post, which makes a file for each event; name them with --name and strftime fields") }
-            if live != nil { throw .conflicting("--live <url>", "--pre/--post (not yet)") }
         }
         segmentAtClock = arguments.has("segment-at-clock")
         if segmentAtClock, segment == nil { throw .conflicting("--segment-at-clock", "a recording without --segment") }

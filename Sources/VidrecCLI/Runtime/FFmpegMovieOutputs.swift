@@ -3,21 +3,21 @@ import VidrecFFmpeg
 import VidrecMedia
 import VidrecSystem
 
-/// The movie's outputs on this machine: the FFmpeg encoder and movie file (with
-/// `--live` beside it), a series of segment files, or one file per event, and the
-/// FFmpeg resampler that corrects the microphone's drift.
+/// The movie's outputs on this machine: the FFmpeg encoder and movie file (with the
+/// features' packet outputs beside it, such as `--live`), a series of segment files, or
+/// one file per event, and the FFmpeg resampler that corrects the microphone's drift.
 final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
-    private let live: LiveDestination?
+    private let besideTheFile: [BesideTheFile]
     private let report: @Sendable (String) -> Void
 
     /// The longest to wait for a copied camera's first keyframe.
     static let keyframeTimeout = 2 * CaptureTiming.stallTimeout.wholeSeconds
 
     /// - Parameters:
-    ///   - live: `--live`, a server to publish to beside the file.
-    ///   - report: where the live stream's news, and a late first keyframe, are told.
-    init(live: LiveDestination? = nil, report: @escaping @Sendable (String) -> Void) {
-        self.live = live
+    ///   - besideTheFile: the outputs the features put beside the movie file.
+    ///   - report: where a late first keyframe is told.
+    init(besideTheFile: [BesideTheFile] = [], report: @escaping @Sendable (String) -> Void) {
+        self.besideTheFile = besideTheFile
         self.report = report
     }
 
@@ -42,7 +42,7 @@ final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
         let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
         return try MovieEncoder.recordingFile(path: path, settings: settings,
                                               indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
-                                              maxBytes: byteBudget, live: live, requestKeyframe: requestKeyframe, report: report)
+                                              maxBytes: byteBudget, besideTheFile: besideTheFile, requestKeyframe: requestKeyframe)
     }
 
     func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
