@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import VidrecCore
 import VidrecMedia
@@ -207,5 +208,45 @@ import VidrecSystem
         }
         #expect(refused as? RecorderError == .copiedStreamCannotPause("scripted camera"))
         #expect(report.endedWell && report.outcome.videoFrames + report.outcome.droppedFrames + report.outcome.queueDroppedFrames == 60)
+    }
+
+    @Test func aCameraSwitchedToGoesOnInTheSameMovieWithNoEmptySlot() throws {
+        let recorder = recorder(ScriptedDevices(cameraPath: "/dev/video9", frames: 150))
+        let switched = Mutex<Result<CameraUse, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        var asked = false
+        let report = try recorder.record(request(max: "3")) { event in
+            guard case .progress(let progress) = event, !asked, progress.videoFrames >= 30 else { return }
+            asked = true
+            // The second camera's frames are captured from a few slots on. The switch
+            // waits for the session, so it is asked from another thread.
+            let start = ScriptedDevices.start + (progress.videoFrames + 5) * 1_000_000_000 / 30
+            let other = ScriptedDevices(cameraPath: "/dev/video8", frames: 150, microphone: false, cameraStart: start)
+            Thread {
+                let result = Result { try recorder.switchCamera(to: other) }
+                switched.withLock { $0 = result }
+                done.signal()
+            }.start()
+        }
+        done.wait()
+        let use = try #require(try switched.withLock { $0 }?.get())
+        #expect(use.path == "/dev/video8" && use.from > 1 && use.from < 3)
+        #expect(report.endedWell && report.outcome.droppedFrames + report.outcome.queueDroppedFrames == 0)
+        let entry = try store.entry(id: report.id)
+        #expect(entry.sidecar.cameras?.map(\.path) == ["/dev/video9", "/dev/video8"])
+        #expect(entry.sidecar.cameraPath == "/dev/video8")
+        // Every slot of the movie, the second camera's numbering starting afresh where it
+        // took over (after any slots filled with the first camera's last picture).
+        let written = try lines(entry.mediaPath)
+        #expect(written.map(\.slot) == Array(0..<90))
+        let numbers: [Int64] = written.map { $0.camera }
+        let firstOfSecond = Int((use.from * 30).rounded())
+        #expect(numbers[firstOfSecond] == 0, "\(numbers)")
+        // The first camera's last picture fills the slots before it, counted as such.
+        let last = numbers[firstOfSecond - 1]
+        let repeats = Int64(numbers[..<firstOfSecond].filter { $0 == last }.count - 1)
+        #expect(report.outcome.switchFilledFrames == repeats, "\(numbers)")
+        #expect(try contents(entry.mediaPath).audio == 3 * 48000, "the audio goes on untouched")
+        #expect(throws: CaptureSessionError.self) { try recorder.switchCamera(to: ScriptedDevices(cameraPath: "/dev/video7")) }
     }
 }

@@ -17,13 +17,17 @@ final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
     /// microphone before the camera), if the recording has one.
     let microphone: ScriptedMicrophone?
     let cameraStartError: (any Error)?
+    /// When the camera's first frame is captured (its frames follow at its frame rate).
+    let cameraStart: Int64
     /// The camera delivers its frames at their frame rate, as a real one does (the
     /// default: no output's queue can then overflow, so nothing may be dropped);
     /// otherwise as fast as the session takes them.
     let realTime: Bool
 
     init(cameraPath: String? = nil, frames: Int64 = 120, ending: (any Error)?? = nil, failOutput: Bool = false,
-         microphone: Bool = true, cameraStartError: (any Error)? = nil, realTime: Bool = true) {
+         microphone: Bool = true, cameraStartError: (any Error)? = nil, realTime: Bool = true,
+         cameraStart: Int64 = ScriptedDevices.start) {
+        self.cameraStart = cameraStart
         self.realTime = realTime
         self.cameraStartError = cameraStartError
         self.cameraPath = cameraPath
@@ -38,7 +42,7 @@ final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
     func findCamera() throws -> String? { cameraPath }
 
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
-        let camera = ScriptedCamera(frameRate: video.frameRate, start: Self.start, indexes: Array(0..<frames), ending: ending,
+        let camera = ScriptedCamera(frameRate: video.frameRate, start: cameraStart, indexes: Array(0..<frames), ending: ending,
                                     paced: true, realTime: realTime, startError: cameraStartError)
         if let microphone { camera.follow(microphone) }
         return OpenedCamera(source: camera, path: cameraPath, mode: cameraPath.map { _ in "2x2 YUYV 30 fps" })
