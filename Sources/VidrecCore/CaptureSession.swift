@@ -219,12 +219,15 @@ public final class CaptureSession: Sendable {
     }
 
     /// Applies what was asked from other threads since the last pass: a pause or a
-    /// resume (at the time it was asked), and a stop.
+    /// resume, and a stop. A pause or a resume takes effect after the newest frame the
+    /// session has seen (in the sources' own capture times, whatever lag the queue
+    /// had), or at the time it was asked before any frame.
     private func applyRequests(to loop: inout SessionLoop, now: Int64) {
-        if let (paused, at) = pauseState.withLock({ state in
+        if let (paused, asked) = pauseState.withLock({ state in
             defer { state.unapplied = nil }
             return state.unapplied.map { (state.paused, $0) }
         }) {
+            let at = loop.timeline.newestFrameTime.map { $0 + 1 } ?? asked
             if paused {
                 loop.releaseHeld()
                 loop.timeline.pause(at: at)

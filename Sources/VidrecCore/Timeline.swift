@@ -91,6 +91,8 @@ public struct Timeline: Sendable {
     private var resumedAt: Int64?
     /// Frames and audio captured while paused: left out, neither recorded nor dropped.
     public private(set) var pausedFrames: Int64 = 0
+    /// The capture time of the newest frame seen (also one left out while paused).
+    public private(set) var newestFrameTime: Int64?
 
     /// Creates a timeline; `start` is when capture started (for stall detection).
     ///
@@ -146,6 +148,7 @@ public struct Timeline: Sendable {
     /// collide (more frames than slots: a camera faster than the movie) are left out.
     public mutating func place(_ frame: VideoFrame, arrival: Int64) -> FramePlacement {
         lastVideoArrival = arrival
+        newestFrameTime = max(newestFrameTime ?? frame.captureTime, frame.captureTime)
         guard !videoDone else { return FramePlacement(released: releaseHeldFrames()) }
         if let pausedAt, frame.captureTime >= pausedAt {
             pausedFrames += 1
