@@ -57,8 +57,13 @@ import VidrecMedia
         let mp4 = folder + "/movie.mp4", mkv = folder + "/beside.mkv"
         encoder.connect(try MovieFileOutput(path: mp4, container: .mp4, streams: encoder.streams),
                         policy: .movieFile, threadName: "test.file")
+        // Beside the file, with a queue that holds all 3 s: the frames are given at once,
+        // and a busy machine may leave its thread waiting that long (the 2-s policy then
+        // drops, as the stalled-output test shows).
+        var beside = PacketPolicy.besideTheFile
+        beside.backlogSeconds = 10
         encoder.connect(try MovieFileOutput(path: mkv, container: .mkv, streams: encoder.streams),
-                        policy: .besideTheFile, threadName: "test.beside")
+                        policy: beside, threadName: "test.beside")
         for index in 0..<45 {
             try encoder.appendVideo(Self.frame(index), frameIndex: Int64(index))
             try encoder.appendAudio(Self.tone(index))
