@@ -24,15 +24,7 @@ struct TriggerCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let target = try RunningRecording.find(id, in: context.store(), start: "vidrec start --pre 5 --post 10", usage: "vidrec trigger ID")
-        let reply: ControlReply
-        do {
-            reply = try ControlClient.send(ControlRequest(command: "trigger"), to: target.controlPath, timeout: 10)
-        } catch {
-            throw CLIError("recording \(target.id) (pid \(target.sidecar.pid)) did not answer (\(error))", .temporaryFailure)
-        }
-        if let error = reply.error {
-            throw CLIError("recording \(target.id): \(error)", reply.exitCode.flatMap(ExitCode.init(rawValue:)) ?? .failure)
-        }
+        _ = try RunningRecording.ask(ControlRequest(command: "trigger"), of: target)
         context.out("triggered \(target.id)\n")
         return .success
     }

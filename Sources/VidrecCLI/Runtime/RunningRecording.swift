@@ -2,7 +2,7 @@ import VidrecCore
 import VidrecMedia
 import VidrecSystem
 
-/// Finds the running recording a command acts on (`switch`, `trigger`): the one called
+/// Finds the running recording a command acts on (`switch`, `trigger`, `pause`, `resume`): the one called
 /// `id`, or the only one running.
 enum RunningRecording {
     /// - Parameters:
@@ -28,7 +28,8 @@ enum RunningRecording {
         return only
     }
 
-    /// Sends `request` to the running recording `target` over its control socket.
+    /// Sends `request` to the running recording `target` over its control socket
+    /// (`trigger`, `pause`, `resume`).
     ///
     /// - Throws: ``CLIError``: 75 when it does not answer; its own error, with the exit
     ///   code it gives, when it refuses.
