@@ -25,6 +25,7 @@ static inline int cffmpeg_averror(int posix_errno) { return AVERROR(posix_errno)
 
 /// `AVERROR_EOF`: the end-of-stream code returned by the send/receive API.
 static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
+static inline int cffmpeg_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 
 /// `AVERROR(EAGAIN)`: "output is not available in this state", spelled once.
 static inline int cffmpeg_averror_eagain(void) { return AVERROR(EAGAIN); }

@@ -18,8 +18,8 @@ public struct AlbumCatalog: Sendable {
     private let manifest: AlbumManifest
     private let describer: any MovieDescribing
 
-    /// File name extensions listed as movies.
-    public static let movieExtensions: Set<String> = ["mp4", "mov", "m4v", "mkv", "webm"]
+    /// File name extensions listed as movies (sound recordings among them).
+    public static let movieExtensions: Set<String> = ["mp4", "mov", "m4v", "mkv", "webm", "m4a", "opus"]
     /// File name extensions listed as photos.
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png"]
 
@@ -67,6 +67,7 @@ public struct AlbumCatalog: Sendable {
             do {
                 let description = try describer.describe(path)
                 item.movie = description
+                if description.width == nil, item.kind == .video { item.kind = .audio }
                 if let created = description.tags[MovieMetadataKey.creationTime].flatMap(Self.parseTime) { item.date = created }
                 if description.tags[MovieMetadataKey.preset] != nil { item.madeByVidrec = true }
             } catch {

@@ -3,16 +3,17 @@ import VidrecMedia
 
 /// One movie or photo in the album, as `vidrec list` and `vidrec show` present it.
 public struct AlbumItem: Sendable {
-    /// A movie or a still picture.
+    /// A movie, a sound recording (a file without video, `--camera none`) or a still
+    /// picture.
     public enum Kind: String, Sendable {
-        case video, photo
+        case video, audio, photo
     }
 
     /// The path below the album (`door.mp4`, `2026/11/30/door.mp4`).
     public var name: String
     /// The full path.
     public var path: String
-    /// Movie or photo, by the file's extension.
+    /// Movie or photo, by the file's extension; sound, for a movie file without video.
     public var kind: Kind
     /// When it was recorded: the movie's `creation_time`, else the file's modification time.
     public var date: Date

@@ -54,8 +54,8 @@ public struct AlbumSaver: Sendable {
     /// Saves `entry` into `request`'s album under `name` (or the name chosen at start,
     /// or `vidrec-ID`), then removes vidrec's oldest recordings beyond the album's limits.
     ///
-    /// A poster frame that cannot be made (a movie without video) costs nothing but the
-    /// thumbnail: the movie is saved.
+    /// A poster frame that cannot be made costs nothing but the thumbnail: the movie is
+    /// saved. A sound file has none.
     ///
     /// - Returns: the saved path, and the paths removed from the album (whose thumbnails
     ///   are removed with them).
@@ -89,7 +89,7 @@ public struct AlbumSaver: Sendable {
         guard let posterFrames else { return }
         let path = AlbumSaver.thumbnailPath(for: saved)
         do {
-            let jpeg = try posterFrames.posterFrame(of: saved, width: AlbumSaver.thumbnailWidth)
+            guard let jpeg = try posterFrames.posterFrame(of: saved, width: AlbumSaver.thumbnailWidth) else { return }
             let folder = (path as NSString).deletingLastPathComponent
             if !FileSystem.isDirectory(folder) { try FileSystem.makeDirectory(folder, mode: 0o755) }
             try AtomicFile.write(Data(jpeg), to: path, durable: false)

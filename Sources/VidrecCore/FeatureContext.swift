@@ -13,6 +13,10 @@ public struct FeatureContext: Sendable {
     /// The camera recorded at the start, by name, and its device path (`nil`: none).
     public var camera: String
     public var cameraPath: String?
+    /// Whether the recording has a picture: `false` for a sound recording
+    /// (``MovieSettings/isAudioOnly``), whose frames carry none. A feature that needs
+    /// one throws ``RecorderError/needsPicture(_:)`` from its attach.
+    public var hasPicture = true
     /// The recording process, for the sidecars of what a feature keeps.
     public var pid: Int32
     /// Keeps photos in the pending area and saves them to an album, as `vidrec snap` does.

@@ -55,6 +55,7 @@ public final class IntervalPhotos: RecordingFeature, CaptureOutput {
     }
 
     public func attach(to recording: FeatureContext) throws -> [OutputConnection] {
+        guard recording.hasPicture else { throw RecorderError.needsPicture("--snap-every") }
         state.withLock { $0.recording = recording }
         return [OutputConnection(output: self, policy: OutputPolicy(videoCapacity: 2, isEssential: false),
                                  threadName: "vidrec.interval")]

@@ -22,6 +22,7 @@ public final class MotionTrigger: RecordingFeature {
     }
 
     public func attach(to recording: FeatureContext) throws -> [OutputConnection] {
+        guard recording.hasPicture else { throw RecorderError.needsPicture("--trigger motion") }
         let detector = makeDetector(threshold) { _ in _ = recording.trigger() }
         return [OutputConnection(output: detector, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.motion")]
     }

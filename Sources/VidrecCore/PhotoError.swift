@@ -9,6 +9,8 @@ public enum PhotoError: Error, Equatable, CustomStringConvertible {
     case recordingEnded
     /// No frame came from the camera within this many seconds.
     case noFrame(camera: String, seconds: Double)
+    /// The recording records sound only: it has no picture.
+    case noPicture
     /// The frame could not be encoded or written.
     case failed(String)
 
@@ -17,6 +19,7 @@ public enum PhotoError: Error, Equatable, CustomStringConvertible {
         case .notRecording: "the recording is not running"
         case .recordingEnded: "the recording ended before the next frame came"
         case let .noFrame(camera, seconds): "no picture came from \(camera) within \(Int(seconds)) s"
+        case .noPicture: "the recording records sound only (no camera); there is no picture to take"
         case let .failed(reason): reason
         }
     }
@@ -26,6 +29,7 @@ extension PhotoError: ExitCoded {
     public var exitCode: ExitCode {
         switch self {
         case .noFrame: .unavailable
+        case .noPicture: .usage
         case .notRecording, .recordingEnded: .temporaryFailure
         case .failed: .failure
         }

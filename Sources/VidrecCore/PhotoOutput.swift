@@ -48,6 +48,7 @@ public final class PhotoOutput: CaptureOutput, RecordingFeature, @unchecked Send
     private let condition = NSCondition()
     private var requests: [Request] = []
     private var attached = false
+    private var hasPicture = true
     private var ended = false
 
     public let outputName = "photo output"
@@ -76,6 +77,7 @@ public final class PhotoOutput: CaptureOutput, RecordingFeature, @unchecked Send
         condition.lock()
         defer { condition.unlock() }
         guard attached else { throw .notRecording }
+        guard hasPicture else { throw .noPicture }
         guard !ended else { throw .recordingEnded }
         requests.append(request)
         while request.result == nil {
@@ -128,7 +130,10 @@ public final class PhotoOutput: CaptureOutput, RecordingFeature, @unchecked Send
     public func attach(to recording: FeatureContext) throws -> [OutputConnection] {
         condition.lock()
         attached = true
+        hasPicture = recording.hasPicture
         condition.unlock()
+        // A sound recording has nothing to take a photo of: `snap` is told so.
+        guard recording.hasPicture else { return [] }
         return [OutputConnection(output: self, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.photo")]
     }
 

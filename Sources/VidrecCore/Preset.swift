@@ -19,7 +19,8 @@ public struct Preset: Sendable, Equatable {
         self.settings = settings
     }
 
-    /// One line: `1920x1080 30 fps, libx264 veryfast CRF 23, aac 48000 Hz 2 ch 128 kb/s, mp4`.
+    /// One line: `1920x1080 30 fps, libx264 veryfast CRF 23, aac 48000 Hz 2 ch 128 kb/s, mp4`
+    /// (`sound only, aac 48000 Hz 1 ch 64 kb/s, m4a` without video).
     public var resolvedDescription: String {
         let v = settings.video
         var video = "\(v.width)x\(v.height) \(v.frameRate) fps, "
@@ -36,6 +37,7 @@ public struct Preset: Sendable, Equatable {
         let audio = settings.audio.map {
             "\($0.codec) \($0.sampleRate) Hz \($0.channels) ch \(ByteCount.bitRate($0.bitRate))"
         } ?? "no audio"
+        if settings.isAudioOnly { return "sound only, \(audio), \(settings.container.rawValue)" }
         return "\(video), \(audio), \(settings.container.rawValue)"
     }
 }

@@ -53,6 +53,14 @@ extension Recorder {
         let camera = (name: opened!.source.displayName, path: opened!.path, mode: opened!.mode, format: opened!.source.videoFormat)
         let copiedStream = opened!.copiedStream
         if audio == nil { preset.settings.audio = nil }
+        if preset.settings.isAudioOnly {
+            // A sound recording: its "camera" only keeps time, and the file is a sound file.
+            guard let codec = preset.settings.audio?.codec else {
+                opened = nil
+                throw RecorderError.nothingToRecord
+            }
+            preset.settings.container = preset.settings.container.soundFile(for: codec)
+        }
         var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
                                      minFreeSpace: request.minFreeSpace,
                                      nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
@@ -85,7 +93,7 @@ extension Recorder {
                 sidecar.cameraPath = camera.path
                 sidecar.cameraMode = camera.mode
                 sidecar.cameras = [CameraUse(camera: camera.name, path: camera.path, mode: camera.mode, from: 0)]
-                sidecar.frameRate = "\(preset.settings.video.frameRate)"
+                if !preset.settings.isAudioOnly { sidecar.frameRate = "\(preset.settings.video.frameRate)" }
                 sidecar.saveName = request.saveName
                 sidecar.controlSocket = request.controlSocket(id: id)
                 if request.mode.series != nil { sidecar.segment = 0 }
@@ -149,10 +157,11 @@ extension Recorder {
                                                      maxDuration: request.duration, byteBudget: budget, copying: recording.copiedStream)
             }
             stretcher = try recording.audio.flatMap { try outputs.makeDriftCorrector(for: $0.audioFormat) }
-            let context = FeatureContext(id: entry.id, startTime: request.startTime, frameRate: settings.video.frameRate,
+            var context = FeatureContext(id: entry.id, startTime: request.startTime, frameRate: settings.video.frameRate,
                                          camera: recording.camera.name, cameraPath: recording.camera.path, pid: request.pid,
                                          photos: PhotoSaver(store: store, saver: saver),
                                          trigger: { [weak self] in self?.trigger() ?? false })
+            context.hasPicture = !settings.isAudioOnly
             features = try request.features.flatMap { try $0.attach(to: context) }
         } catch {
             recording.session.stopSources()
@@ -181,7 +190,10 @@ extension Recorder {
         let progressID = { waitsForTriggers ? entry.id : segmented?.currentID ?? entry.id }
         let outcome: RecordingOutcome
         do {
+            let isAudioOnly = recording.preset.settings.isAudioOnly
             outcome = try recording.session.run(outputs: [movie] + features, stretcher: stretcher) { progress in
+                var progress = progress
+                progress.isAudioOnly = isAudioOnly
                 events(.progress(progress))
                 store.writeProgress(progress, id: progressID())
             }

@@ -115,6 +115,7 @@ public final class Recorder: Sendable {
               let (sidecar, settings) = running else {
             throw CaptureSessionError.notRunning
         }
+        if !settings.isRecorded { throw RecorderError.switchWithoutCamera }
         if settings.copied != nil { throw RecorderError.copiedStreamCannotSwitch(sidecar.camera) }
         if let path = try devices.findCamera() {
             if path == sidecar.cameraPath { throw RecorderError.alreadyRecordingFrom(sidecar.camera) }
@@ -124,6 +125,7 @@ public final class Recorder: Sendable {
         }
         var video = settings
         var opened: OpenedCamera? = try devices.openCamera(adjusting: &video)
+        guard video.isRecorded else { throw RecorderError.switchWithoutCamera }
         var use = CameraUse(camera: opened!.source.displayName, path: opened!.path, mode: opened!.mode, from: 0)
         if video.frameRate != settings.frameRate {
             use.mode = (use.mode ?? "") + " (slower than the movie's \(settings.frameRate) fps: some frames stay on screen longer)"
@@ -171,6 +173,8 @@ public final class Recorder: Sendable {
                               waitsForTriggers: request.mode.waitsForTriggers, events: events)
         var report = RecordingReport(id: recording.entry.id, outcome: outcome, audioSampleRate: recording.audio?.audioFormat.sampleRate,
                                      overruns: (recording.audio as? OverrunCounting)?.overruns)
+        report.isAudioOnly = recording.preset.settings.isAudioOnly
+        report.frameRate = recording.preset.settings.video.frameRate
         report.featureLines = request.features.flatMap { $0.recordingEnded(outcome) }
         state.withLock { $0.trigger = nil }
         if let segmented = recording.segmented {
@@ -197,5 +201,11 @@ public final class Recorder: Sendable {
         // A segment starts later than the recording's time 0: only a single movie has it.
         sidecar.clockOrigin = sidecar.segment == nil ? outcome.clockOrigin.map { Double($0) / Double(Duration.nanosecondsPerSecond) } : nil
         sidecar.endReason = outcome.reason.message
+        if report.isAudioOnly {
+            // Frames of a sound recording are only its time, which `duration` says.
+            sidecar.videoFrames = nil
+            (sidecar.droppedFrames, sidecar.cameraSkippedFrames, sidecar.undecodableFrames) = (nil, nil, nil)
+            (sidecar.surplusFrames, sidecar.pausedFrames, sidecar.repeatedFrames) = (nil, nil, nil)
+        }
     }
 }

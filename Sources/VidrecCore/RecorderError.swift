@@ -16,6 +16,13 @@ public enum RecorderError: Error, Sendable, Equatable {
     /// `vidrec pause` during a recording that stores its camera's own H.264, whose
     /// pictures after a pause would refer to pictures left out.
     case copiedStreamCannotPause(String)
+    /// A recording without video (``MovieSettings/isAudioOnly``) whose preset has no
+    /// audio (or no microphone was given).
+    case nothingToRecord
+    /// `vidrec switch` during a sound recording, or to no camera during a movie.
+    case switchWithoutCamera
+    /// A feature that works on the picture (named) was asked of a sound recording.
+    case needsPicture(String)
 }
 
 extension RecorderError: CustomStringConvertible {
@@ -33,6 +40,12 @@ extension RecorderError: CustomStringConvertible {
             "the recording stores the stream of \(camera) as it is, and another camera's stream cannot continue it"
         case let .copiedStreamCannotPause(camera):
             "the recording stores the H.264 stream of \(camera) as it is, whose pictures after a pause would refer to pictures left out"
+        case .nothingToRecord:
+            "nothing to record: no camera is recorded and there is no microphone (a preset without audio, or --mic none); give a microphone with --mic"
+        case .switchWithoutCamera:
+            "a sound recording has no camera to switch, and a movie cannot go on without a camera"
+        case let .needsPicture(feature):
+            "\(feature) needs a picture, and this recording has no camera; leave it out or give a camera"
         }
     }
 }
@@ -42,7 +55,9 @@ extension RecorderError: ExitCoded {
         switch self {
         case .lowDiskSpace: .ioError
         case .cameraBusy: .temporaryFailure
-        case .alreadyRecordingFrom, .copiedStreamCannotSwitch, .copiedStreamCannotPause: .usage
+        case .alreadyRecordingFrom, .copiedStreamCannotSwitch, .copiedStreamCannotPause,
+             .switchWithoutCamera, .needsPicture: .usage
+        case .nothingToRecord: .dataError
         case .segmentsUnsupported: .software
         }
     }

@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// How a recording went, from start to the album.
 public struct RecordingReport: Sendable {
     /// The recording's ID in the pending area.
@@ -10,6 +12,12 @@ public struct RecordingReport: Sendable {
     /// The microphone's sample rate, to turn audio frame counts into seconds (`nil`
     /// without a microphone).
     public var audioSampleRate: Int?
+    /// Whether the recording is sound only (``MovieSettings/isAudioOnly``): its frame
+    /// counts are only its time, and say nothing to the user.
+    public var isAudioOnly = false
+    /// The movie's frame rate (for a sound recording, its ticks'), to turn frame counts
+    /// into seconds.
+    public var frameRate: Rational?
     /// Microphone overruns recovered, where the microphone counts them.
     public var overruns: Int?
     /// Where the recording was saved, with `save` in the request and a good end.

@@ -23,6 +23,9 @@ public struct SessionProgress: Sendable, Codable, Equatable {
     public var encodingDroppedFrames: Int64
     /// Whether the recording is paused (``CaptureSession/pause()``).
     public var isPaused = false
+    /// Whether the recording is sound only (``MovieSettings/isAudioOnly``): its frame
+    /// counts and rate are only its time, and say nothing to the user.
+    public var isAudioOnly = false
 
     /// Creates a snapshot; see the properties for the meaning of each argument.
     public init(elapsed: Double, videoFrames: Int64, framesPerSecond: Double, bytes: Int64, droppedFrames: Int64,
@@ -41,7 +44,7 @@ public struct SessionProgress: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case elapsed, videoFrames, framesPerSecond, bytes, droppedFrames, encodingBacklogFrames, encodingBacklog
-        case encodingDroppedFrames, isPaused
+        case encodingDroppedFrames, isPaused, isAudioOnly
     }
 
     /// Reads a snapshot; one written by an older vidrec still recording lacks the newer
@@ -57,5 +60,6 @@ public struct SessionProgress: Sendable, Codable, Equatable {
         encodingBacklog = try container.decodeIfPresent(Double.self, forKey: .encodingBacklog) ?? 0
         encodingDroppedFrames = try container.decodeIfPresent(Int64.self, forKey: .encodingDroppedFrames) ?? 0
         isPaused = try container.decodeIfPresent(Bool.self, forKey: .isPaused) ?? false
+        isAudioOnly = try container.decodeIfPresent(Bool.self, forKey: .isAudioOnly) ?? false
     }
 }

@@ -5,7 +5,8 @@ extension Container {
     /// The libavformat muxer's name.
     var muxerName: String {
         switch self {
-        case .mp4: "mp4"
+        case .mp4, .m4a: "mp4"
+        case .opus: "opus"
         case .mov: "mov"
         case .mkv: "matroska"
         case .webm: "webm"
@@ -21,12 +22,18 @@ extension Container {
     ///
     /// `use_metadata_tags` keeps vidrec's own tags (``MovieMetadataKey``) as `mdta` keys.
     ///
+    /// Ogg pages are cut every tenth of a second too (rather than every second). An M4A
+    /// file says so in its brand, as iTunes and phones expect.
+    ///
     /// `delay_moov` holds the movie header back until the first fragment is cut, so
     /// that it can carry edit lists: without them, B-frame reordering and AAC priming
     /// would shift the video against the audio (by 2 frames and 1024 samples).
     var recordingOptions: [(String, String)] {
         if isFragmentedWhileRecording {
             [("movflags", "+frag_keyframe+empty_moov+delay_moov+default_base_moof+use_metadata_tags"), ("frag_duration", "100000")]
+                + (self == .m4a ? [("brand", "M4A ")] : [])
+        } else if self == .opus {
+            [("page_duration", "100000")]
         } else {
             [("cluster_time_limit", "100"), ("cluster_size_limit", "4194304")]
         }

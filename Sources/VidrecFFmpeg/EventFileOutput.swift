@@ -13,12 +13,18 @@ import VidrecMedia
 /// ago (at most `pre` plus one keyframe interval of encoded media). An event starts at
 /// that keyframe, so it holds between `pre` and `pre` plus one keyframe interval from
 /// before the trigger (less when the previous event ended more recently).
+///
+/// The video stream leads: its time is the event's, its keyframes are where an event may
+/// start and end. A sound recording has only audio, which leads then: every packet of it
+/// is a place to cut.
 public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     // @unchecked Sendable: only ``trigger()`` is called from other threads, and it only
     // sets an atomic flag; everything else runs on the output's own thread.
 
     private let container: Container
     private let streams: [EncodedStream]
+    /// The stream whose time and keyframes the events follow: video, or audio without it.
+    private let lead: MediaKind
     private let pre: Double
     private let post: Double
     private let sink: any SegmentSink
@@ -41,6 +47,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     public init(container: Container, streams: [EncodedStream], pre: Double, post: Double, sink: any SegmentSink) {
         self.container = container
         self.streams = streams
+        lead = streams.contains { $0.kind == .video } ? .video : .audio
         self.pre = pre
         self.post = post
         self.sink = sink
@@ -56,6 +63,11 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         triggered.store(true, ordering: .sequentiallyConsistent)
     }
 
+    /// Whether an event may start or end at `packet`: a keyframe of the leading stream.
+    private func isCutPoint(_ packet: EncodedPacket) -> Bool {
+        packet.kind == lead && (packet.isKeyframe || packet.kind == .audio)
+    }
+
     /// The packet's presentation time in seconds.
     private static func time(of packet: EncodedPacket) -> Double {
         Double(packet.presentationTime) * av_q2d(packet.stream.timeBase)
@@ -63,7 +75,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
 
     public func write(_ packet: EncodedPacket) throws {
         let time = Self.time(of: packet)
-        if packet.kind == .video { newest = max(newest, time) }
+        if packet.kind == lead { newest = max(newest, time) }
         if triggered.exchange(false, ordering: .sequentiallyConsistent) {
             end = newest + post
             if let current = event {
@@ -76,7 +88,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
                 try open()
             }
         }
-        if waitingForKeyframe, packet.kind == .video, packet.isKeyframe {
+        if waitingForKeyframe, isCutPoint(packet) {
             keep(packet)
             try open()
             return
@@ -85,7 +97,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
             // An event ends at the first keyframe past its end: whatever follows decodes
             // without it. Audio past the end waits for that keyframe's time (video comes
             // later than audio): what comes before it is the event's, the rest is kept.
-            if packet.kind == .video, packet.isKeyframe, time >= end {
+            if isCutPoint(packet), time >= end {
                 for audio in heldAudio where Self.time(of: audio) < time { try write(audio, into: current.file, from: current.start) }
                 let after = heldAudio.filter { Self.time(of: $0) >= time }
                 heldAudio.removeAll()
@@ -116,7 +128,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     /// video back longer than audio, so the audio of a keyframe's moment arrives before it.
     private func keep(_ packet: EncodedPacket) {
         kept.append(packet)
-        let keyframes = kept.filter { $0.kind == .video && $0.isKeyframe }.map(Self.time(of:))
+        let keyframes = kept.filter(isCutPoint).map(Self.time(of:))
         let start = keyframes.last(where: { $0 <= newest - pre }) ?? keyframes.first ?? (newest - pre - 2)
         kept.removeAll { Self.time(of: $0) < start }
     }
@@ -124,7 +136,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     /// Opens the event's file and writes what was kept, from its first keyframe; with no
     /// keyframe kept yet (a trigger at the very start), at the next one.
     private func open() throws {
-        guard let first = kept.first(where: { $0.kind == .video && $0.isKeyframe }) else {
+        guard let first = kept.first(where: isCutPoint) else {
             waitingForKeyframe = true
             return
         }

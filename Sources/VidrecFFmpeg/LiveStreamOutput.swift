@@ -57,6 +57,12 @@ public final class LiveStreamOutput: PacketOutput {
         self.destination = destination
         self.streams = streams
         self.report = report
+        // It joins the server at a video keyframe: a sound recording has none.
+        guard streams.contains(where: { $0.kind == .video }) else {
+            throw FFmpegError("--live", "\(destination)", code: cffmpeg_averror(EINVAL),
+                              hint: "a live stream carries video, and this recording has no camera; leave out --live or give a camera",
+                              kind: .unsupportedSettings)
+        }
         guard let format = av_guess_format(destination.muxerName, nil, nil) else {
             throw FFmpegError("av_guess_format", destination.muxerName, code: cffmpeg_averror(ENOSYS),
                               hint: "this FFmpeg cannot write \(destination.muxerName) for \(destination.scheme.rawValue)://",

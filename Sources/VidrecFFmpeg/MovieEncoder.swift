@@ -12,8 +12,11 @@ import VidrecMedia
 ///
 /// An essential output's failure is thrown from the next append (which ends the
 /// recording); another output's failure leaves it behind, listed in ``lostOutputs``.
+///
+/// A sound recording (``MovieSettings/isAudioOnly``) has the audio stream only: the
+/// session's frames then only keep its time (segments are cut on their slots).
 public final class MovieEncoder: CaptureOutput {
-    /// The encoded streams, video first, for making packet outputs.
+    /// The encoded streams, video (if any) first, for making packet outputs.
     public let streams: [EncodedStream]
 
     // Owners, each freeing its own C object, so that a throw part-way through the
@@ -65,8 +68,11 @@ public final class MovieEncoder: CaptureOutput {
     /// - Parameter requestKeyframe: for a copied H.264 stream (``VideoEncoding/copied``),
     ///   asks the camera for a keyframe after a frame was lost.
     public init(settings: MovieSettings, globalHeader: Bool, requestKeyframe: @escaping () -> Void = {}) throws {
-        packetOwner = try OwnedPacket(subject: settings.video.codec)
-        if let copied = settings.video.copied {
+        packetOwner = try OwnedPacket(subject: settings.isAudioOnly ? settings.audio?.codec ?? "audio" : settings.video.codec)
+        if settings.isAudioOnly {
+            guard settings.audio != nil else { preconditionFailure("a recording without video needs audio") }
+            (copier, video) = (nil, nil)
+        } else if let copied = settings.video.copied {
             copier = try VideoStreamCopier(copied, settings: settings.video, requestKeyframe: requestKeyframe)
             video = nil
         } else {
@@ -74,7 +80,7 @@ public final class MovieEncoder: CaptureOutput {
             video = try VideoStreamEncoder(settings: settings.video, globalHeader: globalHeader)
         }
         audio = try settings.audio.map { try AudioStreamEncoder(settings: $0, globalHeader: globalHeader) }
-        streams = [video?.stream ?? copier!.stream] + (audio.map { [$0.stream] } ?? [])
+        streams = [video?.stream ?? copier?.stream].compactMap { $0 } + (audio.map { [$0.stream] } ?? [])
         audioSettings = settings.audio
         self.globalHeader = globalHeader
         frameRate = settings.video.frameRate
@@ -167,14 +173,16 @@ public final class MovieEncoder: CaptureOutput {
     }
 
     public var outputName: String {
-        "\(video?.name ?? copier!.name)\(audio.map { "/\($0.name)" } ?? "") for \(connections.map(\.outputName).joined(separator: ", "))"
+        let codecs = [video?.name ?? copier?.name, audio?.name].compactMap { $0 }.joined(separator: "/")
+        return "\(codecs) for \(connections.map(\.outputName).joined(separator: ", "))"
     }
 
     /// Bytes the first essential output (the movie file) has written.
     public var bytesWritten: Int64 { essential?.bytesWritten ?? 0 }
 
-    /// The slot after the newest frame the movie file has written.
-    public var writtenVideoEnd: Int64? { essential?.writtenVideoEnd }
+    /// The slot after the newest frame the movie file has written; `nil` for a sound
+    /// recording, whose frame slots are only its time (the slots handed over count).
+    public var writtenVideoEnd: Int64? { video == nil && copier == nil ? nil : essential?.writtenVideoEnd }
 
     /// The outputs that failed and were left behind, each with its error.
     public var lostOutputs: [String] {
@@ -195,7 +203,7 @@ public final class MovieEncoder: CaptureOutput {
     /// Camera frames left out of the movie: those that could not be decoded (corrupt
     /// JPEGs), or, for a copied H.264 stream, those after a lost frame up to the next
     /// keyframe. Their slots are empty; players hold the picture before.
-    public var leftOutFrames: Int64 { Int64(video?.undecodableFrames ?? copier!.leftOutFrames) }
+    public var leftOutFrames: Int64 { Int64(video?.undecodableFrames ?? copier?.leftOutFrames ?? 0) }
 
     private var essential: PacketConnection? { connections.first { $0.policy.isEssential } }
 
@@ -212,6 +220,7 @@ public final class MovieEncoder: CaptureOutput {
             }
             return
         }
+        // A sound recording's frames only keep its time: the audio's segments follow the plan.
         guard let video else { return }
         guard let prepared = try video.prepare(frame, frameIndex: frameIndex) else { return }
         // The first frame of a segment is a keyframe; the others are the encoder's choice.

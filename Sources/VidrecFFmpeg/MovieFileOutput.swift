@@ -63,6 +63,8 @@ public final class MovieFileOutput: PacketOutput {
                               ? MovieFileOutput.indexReservation(for: encoded, seconds: indexSeconds, maxBytes: maxBytes) : [])
         for (key, value) in settingsMetadata {
             av_dict_set(&format.pointee.metadata, key, value, 0)
+            // Ogg writes a file's tags as its stream's Vorbis comments.
+            if container == .opus, let stream = streams[.audio] { av_dict_set(&stream.pointee.metadata, key, value, 0) }
         }
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS

@@ -68,8 +68,13 @@ public struct MovieProbe: MovieDescribing {
             }
         }
         description.codecs = video + other
+        // Ogg keeps a file's tags on its stream (Vorbis comments): a sound file's are its own.
+        var tags = input.pointee.metadata
+        if av_dict_count(tags) == 0, input.pointee.nb_streams == 1, let stream = input.pointee.streams[0] {
+            tags = stream.pointee.metadata
+        }
         var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(input.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+        while let next = av_dict_get(tags, "", entry, AV_DICT_IGNORE_SUFFIX) {
             description.tags[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
             entry = next
         }

@@ -17,12 +17,13 @@ public struct PosterFrame: PosterFrameMaking {
     /// `avcodec_receive_frame`, `sws_scale` and `avcodec_send_frame` (`mjpeg`).
     ///
     /// - Throws: ``FFmpegError`` when the movie has no video or cannot be decoded.
-    public func posterFrame(of movie: String, width: Int) throws -> [UInt8] {
+    public func posterFrame(of movie: String, width: Int) throws -> [UInt8]? {
         let jpeg = "the poster frame of \(movie)"
         let demuxer = try InputFormatContext(path: movie)
         let input = demuxer.pointer
         var decoderCodec: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(input, AVMEDIA_TYPE_VIDEO, -1, -1, &decoderCodec, 0)
+        if index == cffmpeg_averror_stream_not_found() { return nil }
         try check(index, "av_find_best_stream", "\(movie): a video stream")
         guard let codec = decoderCodec, let stream = input.pointee.streams[Int(index)] else {
             throw FFmpegError("avcodec_find_decoder", movie, code: cffmpeg_averror(ENOSYS))

@@ -2,7 +2,8 @@
 public struct MovieSettings: Sendable, Equatable {
     /// The container.
     public var container: Container
-    /// The video stream's encoding.
+    /// The video stream's encoding; for a sound recording (``isAudioOnly``), only its
+    /// frame rate counts: the grid the recording's time is counted on.
     public var video: VideoEncoding
     /// The audio stream's encoding, or `nil` for a silent movie.
     public var audio: AudioEncoding?
@@ -16,4 +17,7 @@ public struct MovieSettings: Sendable, Equatable {
         self.video = video
         self.audio = audio
     }
+
+    /// Whether the recording is sound only: no video stream (``VideoEncoding/isRecorded``).
+    public var isAudioOnly: Bool { !video.isRecorded }
 }

@@ -6,7 +6,8 @@ public struct VideoEncoding: Sendable, Equatable {
     public var width: Int
     /// Output height in pixels (even).
     public var height: Int
-    /// Output frames per second; the stream's time base is its reciprocal.
+    /// Output frames per second; the stream's time base is its reciprocal. Without a
+    /// video stream (``isRecorded`` false), the grid the recording's time is counted on.
     public var frameRate: Rational
     /// Output pixel format name, such as `yuv420p`.
     public var pixelFormat: String
@@ -40,6 +41,10 @@ public struct VideoEncoding: Sendable, Equatable {
     /// pictures are full range (0–255): a `yuv420p` movie made from them keeps that range
     /// (flagged in the stream), so that no pass over every pixel converts it.
     public var sourceFormat: PixelFormat?
+    /// Whether the movie has a video stream. `false`: a sound recording, whose "camera"
+    /// only keeps time (its frames mark the grid of ``frameRate``, and nothing of them is
+    /// stored); the file is a sound file (``Container/soundFile(for:)``).
+    public var isRecorded = true
 
     /// Creates video encoding parameters.
     public init(codec: String, width: Int, height: Int, frameRate: Rational, pixelFormat: String,

@@ -40,7 +40,7 @@ struct ShowCommand: VidrecCommand {
             ("saved by vidrec", item.madeByVidrec ? "yes" : "no (vidrec never changes or removes it)"),
         ]
         if let movie = item.movie {
-            if item.kind == .video { lines.append(("duration", String(format: "%.3f s", movie.duration))) }
+            if item.kind != .photo { lines.append(("duration", String(format: "%.3f s", movie.duration))) }
             if let resolution = item.resolution { lines.append(("resolution", resolution)) }
             if let rate = movie.frameRate { lines.append(("frame rate", String(format: "%g fps", rate))) }
             lines.append(("codecs", movie.codecs.joined(separator: ", ")))

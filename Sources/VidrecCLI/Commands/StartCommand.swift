@@ -354,7 +354,8 @@ struct StartCommand: VidrecCommand {
     /// What the end line says after the reason: duration, frames, drops, gaps, size.
     static func summary(_ result: RecordingReport) -> String {
         let outcome = result.outcome
-        var summary = String(format: "%.3f s, %lld frames", outcome.duration.doubleValue, outcome.videoFrames)
+        var summary = result.isAudioOnly ? String(format: "%.3f s of sound", outcome.duration.doubleValue)
+            : String(format: "%.3f s, %lld frames", outcome.duration.doubleValue, outcome.videoFrames)
         let dropped = outcome.droppedFrames + outcome.queueDroppedFrames
         if dropped > 0 {
             summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
@@ -366,7 +367,13 @@ struct StartCommand: VidrecCommand {
         if outcome.surplusFrames > 0 {
             summary += ", \(outcome.surplusFrames) of the camera's frames left out (it sent more than the frame rate holds)"
         }
-        if outcome.pausedFrames > 0 { summary += ", \(outcome.pausedFrames) of the camera's frames left out while paused" }
+        if outcome.pausedFrames > 0 {
+            if result.isAudioOnly, let rate = result.frameRate {
+                summary += String(format: ", %.2f s left out while paused", (Rational(outcome.pausedFrames) * rate.reciprocal).doubleValue)
+            } else {
+                summary += ", \(outcome.pausedFrames) of the camera's frames left out while paused"
+            }
+        }
         if let overruns = result.overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
         if outcome.insertedSilence > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))

@@ -47,7 +47,7 @@ struct StatusCommand: VidrecCommand {
             let progress = store.progress(of: entry)
             let recorded = (progress?.isPaused == true ? "paused at " : "") + String(format: "%.1f s", progress?.elapsed ?? 0)
             let limit = entry.sidecar.maxDuration.map { String(format: " of %g s", $0) } ?? ""
-            let frames = progress.map { ", \($0.videoFrames) frames" + ($0.droppedFrames > 0 ? ", \($0.droppedFrames) dropped" : "") } ?? ""
+            let frames = progress.flatMap { $0.isAudioOnly ? nil : ", \($0.videoFrames) frames" + ($0.droppedFrames > 0 ? ", \($0.droppedFrames) dropped" : "") } ?? ""
             let behind = progress.map(BacklogNote.status) ?? ""
             context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\(behind)\n")
         }

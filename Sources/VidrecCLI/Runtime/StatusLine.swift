@@ -2,7 +2,7 @@ import Foundation
 import VidrecCore
 
 /// The live one-line status on a terminal (`● REC 00:05.5 / 00:30.0  30.0 fps  1.2 MB`,
-/// `❚❚ PAUSED 00:05.5 …` while paused);
+/// `❚❚ PAUSED 00:05.5 …` while paused; no rate for a sound recording);
 /// without a terminal it prints nothing, so cron logs get no control characters.
 struct StatusLine {
     let enabled: Bool
@@ -13,7 +13,8 @@ struct StatusLine {
         guard enabled else { return }
         var line = (progress.isPaused ? "❚❚ PAUSED " : "● REC ") + StatusLine.clock(progress.elapsed)
         if let limit { line += " / \(StatusLine.clock(limit.seconds.doubleValue))" }
-        line += String(format: "  %.1f fps  %@", progress.framesPerSecond, ByteCount.format(progress.bytes))
+        if !progress.isAudioOnly { line += String(format: "  %.1f fps", progress.framesPerSecond) }
+        line += "  " + ByteCount.format(progress.bytes)
         if progress.droppedFrames > 0 { line += "  \(progress.droppedFrames) dropped" }
         write("\r\u{1B}[K" + line)
     }
