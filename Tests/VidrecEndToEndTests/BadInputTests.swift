@@ -30,6 +30,10 @@ import Testing
         (start + ["--name", "%Y//x"], "Error: The value '", 64),
         (start + ["--camera-format", "XYZW"], "Error: The value 'XYZW' is invalid for '--camera-format <fourcc>': use one of YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3, MJPG", 64),
         (start + ["--camera-format", "NV12"], "Error: '--camera-format NV12' cannot be used with '--camera test, which delivers YUYV only'", 64),
+        (["start", "--camera", "none", "--mic", "none"], "Error: '--mic none' cannot be used with '--camera none, which records sound only: there would be nothing to record'", 64),
+        (["start", "--camera", "none", "--mic", "test", "--mirror"], "Error: '--mirror' cannot be used with '--camera none, which records sound only'", 64),
+        (["start", "--camera", "none", "--mic", "test", "--trigger", "motion"], "Error: '--trigger <motion[=N]>' cannot be used with '--camera none, which records sound only'", 64),
+        (["start", "--camera", "none", "--mic", "test", "--quality", "$HOME/silent.json"], "Error: nothing to record: no camera is recorded and there is no microphone (a preset without audio, or --mic none); give a microphone with --mic", 65),
         (start + ["--qualty", "high"], "Error: Unknown option '--qualty'. Did you mean '--quality'?", 64),
         (start + ["--save=yes"], "Error: Unexpected argument '--save=yes'", 64),
         (start + ["extra"], "Error: Unexpected argument 'extra'", 64),
@@ -169,6 +173,7 @@ import Testing
             "mpeg4crf.json": high.replacingOccurrences(of: "libx264", with: "mpeg4").replacingOccurrences(of: "\"speed\": \"veryfast\",", with: ""),
             "opus.json": high.replacingOccurrences(of: "\"aac\"", with: "\"libopus\"").replacingOccurrences(of: "\"mp4\"", with: "\"mkv\""),
             "statefile": "not a folder",
+            "silent.json": String(high[..<high.range(of: ",\n  \"audio\"")!.lowerBound]) + "\n}\n",
             "tiny.json": high.replacingOccurrences(of: "\"width\": 640", with: "\"width\": 16"),
             "rate.json": high.replacingOccurrences(of: "\"frameRate\": 30", with: "\"frameRate\": \"2147483647/2147483646\""),
         ]

@@ -173,6 +173,22 @@ struct StartOptions {
         for feature in StartFeatures.all {
             if let make = try feature.parse(arguments, self) { features.append(make) }
         }
+        if camera == SystemDevices.noCamera { try StartOptions.checkSoundOnly(arguments, microphone: microphone) }
+    }
+
+    /// `--camera none` records sound only: what acts on a picture is refused, and so is
+    /// no microphone.
+    static func checkSoundOnly(_ arguments: ParsedArguments, microphone: String) throws(ParserError) {
+        let sound = "--camera none, which records sound only"
+        if microphone == "none" { throw .conflicting("--mic none", "\(sound): there would be nothing to record") }
+        let options = [("camera-format", "--camera-format <fourcc>"), ("fit", "--fit <how>"), ("rotate", "--rotate <degrees>"),
+                       ("focus", "--focus <auto|N>"), ("exposure", "--exposure <auto|N>"),
+                       ("white-balance", "--white-balance <auto|K>"), ("torch", "--torch <on|off>"),
+                       ("snap-every", "--snap-every <duration>"), ("trigger", "--trigger <motion[=N]>"), ("live", "--live <url>")]
+        if let (_, synopsis) = options.first(where: { arguments[option: $0.0] != nil }) { throw .conflicting(synopsis, sound) }
+        if !arguments[values: "set"].isEmpty { throw .conflicting("--set <name=value>", sound) }
+        if arguments.has("mirror") { throw .conflicting("--mirror", sound) }
+        if arguments[option: "video"] == "copy" { throw .conflicting("--video copy", sound) }
     }
 
     /// Why the camera's stream cannot be stored as it is with these options, if it cannot.
@@ -183,7 +199,7 @@ struct StartOptions {
 
     /// `--camera` and `--camera-format`, shared by `vidrec start` and `vidrec snap`.
     static let cameraArguments: [ArgumentSpec] = [
-        .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test' for the built-in test pattern (test:mjpeg and test:h264 send it as a webcam's Motion JPEG or H.264, in a two-second loop). (default: the first camera vidrec can record from; 'vidrec devices' says why a node, such as one that sends only raw Bayer, is passed over)"),
+        .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', 'test' for the built-in test pattern (test:mjpeg and test:h264 send it as a webcam's Motion JPEG or H.264, in a two-second loop), or 'none' to record sound only: an M4A file (AAC) or an Ogg Opus file (Opus), from the preset's audio and --mic. (default: the first camera vidrec can record from; 'vidrec devices' says why a node, such as one that sends only raw Bayer, is passed over)"),
         .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3, MJPG, JPEG or H264."),
     ]
 

@@ -7,8 +7,8 @@ import VidrecTestSources
 import VidrecV4L2
 
 /// The recorder's devices on this machine: `--camera`, `--camera-format`, `--fit` and
-/// `--mic` turned into V4L2 and ALSA sources (or the built-in test sources). Never falls
-/// back to another device than the one asked for.
+/// `--mic` turned into V4L2 and ALSA sources (or the built-in test sources, or no camera
+/// for a sound recording). Never falls back to another device than the one asked for.
 final class SystemDevices: RecordingDevices, Sendable {
     private let camera: String
     private let cameraFormat: PixelFormat?
@@ -19,8 +19,11 @@ final class SystemDevices: RecordingDevices, Sendable {
     private let report: @Sendable (String) -> Void
     private let found = Mutex<CameraDescription?>(nil)
 
+    /// `--camera none`: no camera, a sound recording (``NoCamera``).
+    static let noCamera = "none"
+
     /// - Parameters:
-    ///   - camera: `--camera` (`test` for the test pattern).
+    ///   - camera: `--camera` (`test` for the test pattern, `none` for sound only).
     ///   - controls: `--set` and the control shortcuts; `keepControls`: `--keep-controls`.
     ///   - report: where the camera mode chosen is told.
     init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String,
@@ -36,7 +39,7 @@ final class SystemDevices: RecordingDevices, Sendable {
     }
 
     func findCamera() throws -> String? {
-        guard TestPatternCamera.format(named: camera) == nil else { return nil }
+        guard TestPatternCamera.format(named: camera) == nil, camera != SystemDevices.noCamera else { return nil }
         let description = try CameraDiscovery(listing: .readable).resolve(camera)
         // A --camera-format the camera does not offer is refused now, before the
         // microphone is opened, so that the error names the format, not the microphone.
@@ -49,6 +52,10 @@ final class SystemDevices: RecordingDevices, Sendable {
     }
 
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
+        if camera == SystemDevices.noCamera {
+            // A sound recording (what acts on a picture was refused with the options).
+            return NoCamera.open(adjusting: &video)
+        }
         if let format = TestPatternCamera.format(named: camera) {
             if !controls.isEmpty {
                 throw CLIError("the test camera has no controls (asked: \(controls.entries.map(\.name).joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
