@@ -16,10 +16,16 @@ public struct ALSAError: Error, CustomStringConvertible {
     }
 }
 
-/// Throws an ``ALSAError`` for a negative ALSA return code.
+/// Makes an ALSA call through the syscall seam (``systemCallNegativeErrno(_:_:)``: the
+/// one EINTR rule, and the faults tests inject by `operation`); throws an ``ALSAError``
+/// for a negative return code.
+///
+/// - Parameter function: the C function for the message, when it is not `operation`'s
+///   own (`snd_pcm_hw_params_set_rate_near`, under `.pcmHardwareParameters`).
 @discardableResult
-func alsaCheck(_ code: Int32, _ operation: String, _ device: String) throws -> Int32 {
-    if code < 0 { throw ALSAError(operation: operation, device: device, code: code) }
+func alsaCheck(_ operation: Syscall, _ device: String, function: String? = nil, _ body: () -> Int32) throws -> Int32 {
+    let code = systemCallNegativeErrno(operation, body)
+    if code < 0 { throw ALSAError(operation: function ?? operation.rawValue, device: device, code: code) }
     return code
 }
 

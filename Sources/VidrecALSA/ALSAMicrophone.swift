@@ -57,7 +57,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             throw DeviceError.soundServerUnreachable(name: name, server: server.name, reason: reason)
         }
         var pcm: OpaquePointer?
-        let opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
+        let opened = systemCallNegativeErrno(.pcmOpen) { snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) }
         guard opened == 0, let pcm else {
             if let server {
                 throw DeviceError.soundServerUnreachable(name: name, server: server.name, reason: String(cString: snd_strerror(opened)))
@@ -76,44 +76,46 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         var hw: OpaquePointer?
         snd_pcm_hw_params_malloc(&hw)
         defer { snd_pcm_hw_params_free(hw) }
-        try alsaCheck(snd_pcm_hw_params_any(pcm, hw), "snd_pcm_hw_params_any", name)
-        try alsaCheck(snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "snd_pcm_hw_params_set_access", name)
+        try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_any") { snd_pcm_hw_params_any(pcm, hw) }
+        try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_access") { snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED) }
         let candidates: [(snd_pcm_format_t, AudioSampleFormat)] = [
             (SND_PCM_FORMAT_S16_LE, .s16), (SND_PCM_FORMAT_S32_LE, .s32), (SND_PCM_FORMAT_FLOAT_LE, .float32),
         ]
-        guard let format = candidates.first(where: { snd_pcm_hw_params_test_format(pcm, hw, $0.0) == 0 }) else {
+        guard let format = candidates.first(where: { candidate in
+            systemCallNegativeErrno(.pcmHardwareParameters) { snd_pcm_hw_params_test_format(pcm, hw, candidate.0) } == 0
+        }) else {
             throw ALSAError(operation: "snd_pcm_hw_params_set_format (S16_LE, S32_LE or FLOAT_LE)", device: name, code: -EINVAL)
         }
-        try alsaCheck(snd_pcm_hw_params_set_format(pcm, hw, format.0), "snd_pcm_hw_params_set_format", name)
+        try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_format") { snd_pcm_hw_params_set_format(pcm, hw, format.0) }
         var channelCount = UInt32(channels)
-        try alsaCheck(snd_pcm_hw_params_set_channels_near(pcm, hw, &channelCount), "snd_pcm_hw_params_set_channels_near", name)
+        try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_channels_near") { snd_pcm_hw_params_set_channels_near(pcm, hw, &channelCount) }
         var rate = UInt32(sampleRate)
         var direction: Int32 = 0
-        try alsaCheck(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction), "snd_pcm_hw_params_set_rate_near", name)
+        try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_rate_near") { snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction) }
         if server != nil {
             var size = snd_pcm_uframes_t(ALSAMicrophone.serverPeriod(rate: Int(rate)))
-            try alsaCheck(snd_pcm_hw_params_set_period_size_near(pcm, hw, &size, &direction), "snd_pcm_hw_params_set_period_size_near", name)
+            try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_period_size_near") { snd_pcm_hw_params_set_period_size_near(pcm, hw, &size, &direction) }
         } else {
             var periodTime: UInt32 = 10_000
-            try alsaCheck(snd_pcm_hw_params_set_period_time_near(pcm, hw, &periodTime, &direction), "snd_pcm_hw_params_set_period_time_near", name)
+            try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_period_time_near") { snd_pcm_hw_params_set_period_time_near(pcm, hw, &periodTime, &direction) }
         }
         var bufferTime: UInt32 = 500_000
-        try alsaCheck(snd_pcm_hw_params_set_buffer_time_near(pcm, hw, &bufferTime, &direction), "snd_pcm_hw_params_set_buffer_time_near", name)
-        try alsaCheck(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params", name)
+        try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_buffer_time_near") { snd_pcm_hw_params_set_buffer_time_near(pcm, hw, &bufferTime, &direction) }
+        try alsaCheck(.pcmHardwareParameters, name) { snd_pcm_hw_params(pcm, hw) }
         var period: snd_pcm_uframes_t = 0
-        try alsaCheck(snd_pcm_hw_params_get_period_size(hw, &period, &direction), "snd_pcm_hw_params_get_period_size", name)
+        try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_get_period_size") { snd_pcm_hw_params_get_period_size(hw, &period, &direction) }
         periodFrames = max(Int(period), 32)
 
         var sw: OpaquePointer?
         snd_pcm_sw_params_malloc(&sw)
         defer { snd_pcm_sw_params_free(sw) }
-        try alsaCheck(snd_pcm_sw_params_current(pcm, sw), "snd_pcm_sw_params_current", name)
+        try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_current") { snd_pcm_sw_params_current(pcm, sw) }
         // Start on the first read (snd_pcm_set_params would wait for a whole buffer).
-        try alsaCheck(snd_pcm_sw_params_set_start_threshold(pcm, sw, 1), "snd_pcm_sw_params_set_start_threshold", name)
-        try alsaCheck(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "snd_pcm_sw_params_set_avail_min", name)
-        try alsaCheck(snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE), "snd_pcm_sw_params_set_tstamp_mode", name)
-        try alsaCheck(snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC), "snd_pcm_sw_params_set_tstamp_type", name)
-        try alsaCheck(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params", name)
+        try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_start_threshold") { snd_pcm_sw_params_set_start_threshold(pcm, sw, 1) }
+        try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_avail_min") { snd_pcm_sw_params_set_avail_min(pcm, sw, period) }
+        try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_tstamp_mode") { snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE) }
+        try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_tstamp_type") { snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC) }
+        try alsaCheck(.pcmSoftwareParameters, name) { snd_pcm_sw_params(pcm, sw) }
 
         audioFormat = AudioFormat(sampleFormat: format.1, sampleRate: Int(rate), channels: Int(channelCount))
     }
@@ -126,8 +128,8 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     }
 
     public func start(into queue: CaptureQueue) throws {
-        try alsaCheck(snd_pcm_prepare(handle.pcm), "snd_pcm_prepare", displayName)
-        try alsaCheck(snd_pcm_start(handle.pcm), "snd_pcm_start", displayName)
+        try alsaCheck(.pcmPrepare, displayName) { snd_pcm_prepare(handle.pcm) }
+        try alsaCheck(.pcmStart, displayName) { snd_pcm_start(handle.pcm) }
         worker.start(name: "vidrec.mic") { [self] in
             if let error = captureLoop(queue) { queue.push(.sourceEnded(.audio, error)) }
         }
@@ -147,7 +149,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         // samples of two reads with no overrun between them are contiguous.
         var nextCaptureTime: Int64?
         while worker.isRunning {
-            let ready = snd_pcm_wait(pcm, 100)
+            let ready = systemCallNegativeErrno(.pcmWait) { snd_pcm_wait(pcm, 100) }
             if ready == 0 {
                 idle += 100
                 if idle >= ALSAMicrophone.timeout {
@@ -160,7 +162,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
                 if let error = recover(Int32(ready)) { return error }
             }
             let buffer = FrameBuffer(count: periodFrames * format.bytesPerFrame)
-            let read = snd_pcm_readi(pcm, buffer.bytes, snd_pcm_uframes_t(periodFrames))
+            let read = systemCallNegativeErrno(.pcmRead) { snd_pcm_readi(pcm, buffer.bytes, snd_pcm_uframes_t(periodFrames)) }
             if read == -Int(EAGAIN) { continue }
             if read < 0 {
                 nextCaptureTime = nil
@@ -202,10 +204,10 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             return DeviceError.stopped(device: "microphone \(displayName)", reason: "disappeared (it was unplugged or its driver stopped)")
         }
         if code == -EPIPE { overrunCount.add(1, ordering: .relaxed) }
-        if snd_pcm_recover(handle.pcm, code, 1) < 0 {
+        if systemCallNegativeErrno(.pcmRecover, { snd_pcm_recover(handle.pcm, code, 1) }) < 0 {
             return ALSAError(operation: "snd_pcm_readi", device: displayName, code: code)
         }
-        snd_pcm_start(handle.pcm)
+        systemCallNegativeErrno(.pcmStart) { snd_pcm_start(handle.pcm) }
         return nil
     }
 }

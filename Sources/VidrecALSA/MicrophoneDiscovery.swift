@@ -1,6 +1,7 @@
 import CALSA
 import Glibc
 import VidrecMedia
+import VidrecSystem
 
 /// Finds microphones: every ALSA card's capture devices.
 public struct MicrophoneDiscovery: Sendable {
@@ -14,7 +15,7 @@ public struct MicrophoneDiscovery: Sendable {
         var card: Int32 = -1
         while snd_card_next(&card) == 0 && card >= 0 {
             var ctl: OpaquePointer?
-            guard snd_ctl_open(&ctl, "hw:\(card)", 0) == 0 else { continue }
+            guard systemCallNegativeErrno(.controlOpen, { snd_ctl_open(&ctl, "hw:\(card)", 0) }) == 0 else { continue }
             defer { snd_ctl_close(ctl) }
             var cardInfo: OpaquePointer?
             snd_ctl_card_info_malloc(&cardInfo)
@@ -42,7 +43,7 @@ public struct MicrophoneDiscovery: Sendable {
 
     private func ranges(_ name: String) -> (ClosedRange<Int>?, ClosedRange<Int>?) {
         var pcm: OpaquePointer?
-        guard snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) == 0 else { return (nil, nil) }
+        guard systemCallNegativeErrno(.pcmOpen, { snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) }) == 0 else { return (nil, nil) }
         defer { snd_pcm_close(pcm) }
         var params: OpaquePointer?
         snd_pcm_hw_params_malloc(&params)

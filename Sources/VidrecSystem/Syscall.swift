@@ -1,6 +1,10 @@
-/// The libc calls that go through the ``systemCall(_:_:_:)`` seam, by name: what a
+/// The calls that go through the ``systemCall(_:_:_:)`` seam, by name: what a
 /// ``SystemError`` says failed, and what a test makes fail (``SyscallFaults``). A name
 /// mistyped in a test or a call is a compile error, not a fault that never fires.
+///
+/// libc's calls are named as in libc; ALSA's PCM calls, which return a negative errno
+/// (``systemCallNegativeErrno(_:_:)``), by their C names, the `snd_pcm_hw_params_*`
+/// and `snd_pcm_sw_params_*` families each under one.
 public enum Syscall: String, Sendable, CaseIterable {
     case accept
     case access
@@ -35,4 +39,14 @@ public enum Syscall: String, Sendable, CaseIterable {
     case unlink
     case unlinkat
     case write
+    // ALSA (libasound)
+    case pcmOpen = "snd_pcm_open"
+    case pcmHardwareParameters = "snd_pcm_hw_params"
+    case pcmSoftwareParameters = "snd_pcm_sw_params"
+    case pcmPrepare = "snd_pcm_prepare"
+    case pcmStart = "snd_pcm_start"
+    case pcmWait = "snd_pcm_wait"
+    case pcmRead = "snd_pcm_readi"
+    case pcmRecover = "snd_pcm_recover"
+    case controlOpen = "snd_ctl_open"
 }

@@ -39,6 +39,21 @@ public func systemCallErrno<T: BinaryInteger>(_ operation: Syscall, _ body: () -
     }
 }
 
+/// The ``systemCall(_:_:_:)`` seam for calls that return a negative errno instead of
+/// setting `errno` (ALSA's `snd_*` functions): retries `-EINTR` alike, and returns the
+/// call's result, which the caller sorts (`-EAGAIN`, `-EPIPE` and `-ENODEV` are outcomes
+/// of a capture loop). An injected fault returns its errno negated; the call is not made.
+@discardableResult
+public func systemCallNegativeErrno<T: SignedInteger>(_ operation: Syscall, _ body: () -> T) -> T {
+    #if DEBUG
+    if let injected = SyscallFaults.fault(for: operation) { return T(-injected) }
+    #endif
+    while true {
+        let result = body()
+        if result != T(-EINTR) { return result }
+    }
+}
+
 /// The ``systemCall(_:_:_:)`` seam for `mmap`-like calls, which return `MAP_FAILED` and
 /// set errno.
 public func systemCall(_ operation: Syscall, _ subject: String = "",

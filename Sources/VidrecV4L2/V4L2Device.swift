@@ -62,8 +62,8 @@ final class V4L2Device: Sendable {
         // Ask the kernel directly first: libv4l2 prints its own message for a node that
         // is not a V4L2 device, and vidrec reports that itself.
         var capability = v4l2_capability()
-        if cv4l2_raw_ioctl(raw, CV4L2_VIDIOC_QUERYCAP, &capability) != 0 {
-            let code = errno
+        let code = systemCallErrno(.ioctl) { cv4l2_raw_ioctl(raw, CV4L2_VIDIOC_QUERYCAP, &capability) }
+        if code != 0 {
             device.close()
             throw DeviceError.notACamera(path: path, reason: "it does not answer VIDIOC_QUERYCAP (\(SystemError.describe(code)))")
         }
