@@ -38,44 +38,32 @@ struct StartCommand: VidrecCommand {
             context.err(text)
             log?.write(text)
         }
-        var uploads: UploadRunner?
+        // The features' parts that outlive the recording (the upload queue), once made.
+        let after = AfterRecordingParts()
         do {
-            if let upload = options.upload {
-                let rclone = try upload.check(environment: context.paths.environment, album: context.album(options.albumPath).path)
-                uploads = UploadRunner(stateDirectory: context.paths.stateDirectory, rclone: rclone, manifest: context.manifest,
-                                       log: logged.err)
-                uploads?.start()
-            }
             // The live status line goes to the terminal only, never to the log.
             let code = try record(logged, failure: failure, terminal: options.quiet || !context.errIsTerminal ? nil : context.err,
-                                  uploads: uploads)
-            guard let uploads, let line = UploadRunner.leftover(uploads.finish()) else { return code }
+                                  after: after)
+            let lines = after.all.compactMap { $0.finish() }
             // Not silent under cron: the files are safe, but they are not where they
             // were asked to go.
-            failure(line)
-            return code == .success ? .temporaryFailure : code
+            for line in lines { failure(line) }
+            return code == .success && !lines.isEmpty ? .temporaryFailure : code
         } catch {
-            uploads?.stop()
-            _ = uploads?.finish()
+            for part in after.all { part.abandon() }
             log?.write("Error: \(RuntimeFailure.classify(error).message)")
             throw error
         }
     }
 
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
-                        terminal: (@Sendable (String) -> Void)?, uploads: UploadRunner?) throws -> ExitCode {
+                        terminal: (@Sendable (String) -> Void)?, after: AfterRecordingParts) throws -> ExitCode {
         let store = try context.store()
-        let upload = options.upload
-        // A file saved to `album`, queued for --upload.
-        let queueUpload: @Sendable (_ saved: String, _ album: String?) -> Void = { saved, album in
-            guard let uploads, let upload else { return }
-            do {
-                try uploads.enqueue(saved, album: album, options: upload)
-            } catch {
-                report("vidrec: \(saved) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
-            }
+        // A file saved to `album`: told to the parts that follow saved files (--upload).
+        let followSaved: @Sendable (_ saved: String, _ album: String?) -> Void = { saved, album in
+            for part in after.all { part.saved(saved, album: album) }
         }
-        let (request, besideTheFile, controlProblem) = try makeRequest(context, queueUpload: queueUpload)
+        let (request, besideTheFile, controlProblem) = try makeRequest(context, failure: report, after: after, followSaved: followSaved)
         // The photo output `vidrec snap` asks while the camera records.
         let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
@@ -88,7 +76,7 @@ struct StartCommand: VidrecCommand {
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") }))
         // The newest progress, from the session's thread, for the stop message.
         let latest = Mutex<SessionProgress?>(nil)
-        watchSignals(recorder: recorder, uploads: uploads, latest: { latest.withLock { $0 } }, context, failure: report)
+        watchSignals(recorder: recorder, after: after, latest: { latest.withLock { $0 } }, context, failure: report)
 
         let status = StatusLine(enabled: terminal != nil, limit: options.limit, write: terminal ?? { _ in })
         let warnedOfOverload = Atomic<Bool>(false)
@@ -119,7 +107,7 @@ struct StartCommand: VidrecCommand {
                 status.clear()
             }
         }
-        return render(result, context, failure: report, queueUpload: { queueUpload($0, request.save?.album.path) })
+        return render(result, context, failure: report, followSaved: { followSaved($0, request.save?.album.path) })
     }
 
     /// The preset asked for, with `--rotate`, `--mirror` and `--video` applied.
@@ -141,10 +129,13 @@ struct StartCommand: VidrecCommand {
     /// What the options ask of the ``Recorder``: the preset, the limits, the save, the
     /// mode with its series of files, the features, the control socket's folder.
     ///
+    /// The features' parts that outlive the recording go into `after`.
+    ///
     /// - Returns: the request, the features' outputs beside the movie file, and why there
     ///   is no control socket, if there is none (said once the recording has started: a
     ///   recording that cannot start says only why).
-    private func makeRequest(_ context: CommandContext, queueUpload: @escaping @Sendable (String, String?) -> Void) throws
+    private func makeRequest(_ context: CommandContext, failure: @escaping @Sendable (String) -> Void, after: AfterRecordingParts,
+                             followSaved: @escaping @Sendable (String, String?) -> Void) throws
         -> (RecordingRequest, besideTheFile: [BesideTheFile], controlProblem: (any Error)?) {
         let started = Date()
         var request = RecordingRequest(
@@ -169,7 +160,7 @@ struct StartCommand: VidrecCommand {
             let album = request.save?.album.path
             let series = FileSeries(name: name, closed: { segment in
                 StartCommand.report(segment, kind: kind, context)
-                if let saved = segment.savedPath { queueUpload(saved, album) }
+                if let saved = segment.savedPath { followSaved(saved, album) }
             }, reclaimed: { path in
                 context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
             })
@@ -181,9 +172,14 @@ struct StartCommand: VidrecCommand {
         }
         let setup = StartFeature.Setup(context: context, options: options, saved: { path, album in
             context.out(path + "\n")
-            queueUpload(path, album)
-        }, warn: { context.err("vidrec: \($0)\n") })
-        let parts = try options.features.map { try $0(setup) }
+            followSaved(path, album)
+        }, warn: { context.err("vidrec: \($0)\n") }, failure: failure, log: context.err)
+        var parts: [StartFeature.Parts] = []
+        for make in options.features {
+            let made = try make(setup)
+            parts.append(made)
+            if let part = made.afterRecording { after.add(part) }
+        }
         request.features = parts.compactMap(\.recording)
         return (request, parts.flatMap(\.besideTheFile), controlProblem)
     }
@@ -191,17 +187,17 @@ struct StartCommand: VidrecCommand {
     /// Blocks the signals (before any thread exists: x264 and the capture threads
     /// inherit the mask) and answers them on a thread of their own: SIGINT, SIGTERM and
     /// SIGHUP stop the recording (a second SIGINT aborts), SIGUSR1 triggers it; once the
-    /// recording is over, a signal stops the uploads.
-    private func watchSignals(recorder: Recorder, uploads: UploadRunner?, latest: @escaping @Sendable () -> SessionProgress?,
+    /// recording is over, a signal ends the work of the parts that outlive it (uploads).
+    private func watchSignals(recorder: Recorder, after: AfterRecordingParts, latest: @escaping @Sendable () -> SessionProgress?,
                               _ context: CommandContext, failure report: @escaping @Sendable (String) -> Void) {
         SignalWatcher.blockSignals()
         let interrupts = Atomic<Int>(0)
         _ = SignalWatcher { signal in
-            if let uploads, uploads.isFinishing {
-                // The recording is over and saved; only uploads are left.
+            let finishing = after.all.filter(\.isFinishing)
+            if !finishing.isEmpty {
+                // The recording is over and saved; only the parts after it are working.
                 if signal != SIGUSR1 {
-                    context.err("vidrec: stopping the uploads; what is not uploaded stays queued for 'vidrec upload'\n")
-                    uploads.stop()
+                    for part in finishing { context.err("vidrec: \(part.interrupt())\n") }
                 }
                 return
             }
@@ -225,9 +221,9 @@ struct StartCommand: VidrecCommand {
 
     /// The end of the recording, in words and an exit code: a failure on stderr even
     /// with --quiet; else the end line, what was left behind, and the saved path on
-    /// standard output (queued for --upload).
+    /// standard output (told to the parts that follow saved files, as --upload).
     private func render(_ result: RecordingReport, _ context: CommandContext, failure report: @Sendable (String) -> Void,
-                        queueUpload: (String) -> Void) -> ExitCode {
+                        followSaved: (String) -> Void) -> ExitCode {
         let outcome = result.outcome
         let summary = StartCommand.summary(result)
         for line in result.featureLines { context.err("vidrec: \(line)\n") }
@@ -267,7 +263,7 @@ struct StartCommand: VidrecCommand {
         }
         for path in result.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
         context.out(saved + "\n")
-        queueUpload(saved)
+        followSaved(saved)
         return .success
     }
 

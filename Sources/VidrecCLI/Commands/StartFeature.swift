@@ -4,7 +4,9 @@ import VidrecFFmpeg
 /// A feature of `vidrec start` as the command line sees it: the options it adds to
 /// `start` (its help, manual page, completions and `vidrec schedule`'s checks follow
 /// from them), how it checks them, and how it makes its parts once the recording is
-/// being set up: a ``RecordingFeature``, and outputs beside the movie file. The features are listed in ``StartFeatures/all``.
+/// being set up: a ``RecordingFeature``, outputs beside the movie file, and a part that
+/// outlives the recording (``AfterRecording``). The features are listed in
+/// ``StartFeatures/all``.
 struct StartFeature: Sendable {
     /// What a feature is given when the recording is set up.
     struct Setup: Sendable {
@@ -17,6 +19,11 @@ struct StartFeature: Sendable {
         var saved: @Sendable (_ path: String, _ album: String) -> Void
         /// Tells the user something, one line without the `vidrec: ` prefix.
         var warn: @Sendable (String) -> Void
+        /// Tells the user of a failure, also with `--quiet` (a whole line, with the
+        /// prefix and the newline).
+        var failure: @Sendable (String) -> Void
+        /// Tells the log something (quiet with `--quiet`; a whole line).
+        var log: @Sendable (String) -> Void
     }
 
     /// What a feature adds to a recording.
@@ -27,10 +34,15 @@ struct StartFeature: Sendable {
         /// Outputs beside the movie file that take the encoder's own packets (a live
         /// stream).
         var besideTheFile: [BesideTheFile] = []
+        /// Its part that follows the saved files and outlives the recording (the upload
+        /// queue).
+        var afterRecording: (any AfterRecording)?
 
-        init(_ recording: (any RecordingFeature)? = nil, besideTheFile: [BesideTheFile] = []) {
+        init(_ recording: (any RecordingFeature)? = nil, besideTheFile: [BesideTheFile] = [],
+             afterRecording: (any AfterRecording)? = nil) {
             self.recording = recording
             self.besideTheFile = besideTheFile
+            self.afterRecording = afterRecording
         }
     }
 

@@ -60,6 +60,16 @@ enum StartFeatures {
                                             saved: { setup.saved($0, album.path) }, warn: setup.warn))
             }
         },
+        // --upload: each saved file to object storage, while recording and after it.
+        StartFeature(arguments: UploadOptions.arguments) { arguments, options throws(ParserError) in
+            guard let upload = try UploadOptions.parse(arguments) else { return nil }
+            if !options.save { throw .conflicting("--upload <remote:path>", "a recording that is not saved; add --save") }
+            return { setup in
+                let album = setup.context.album(setup.options.albumPath).path
+                return .init(afterRecording: try RecordingUploads(upload, context: setup.context, album: album, log: setup.log,
+                                                                  failure: setup.failure))
+            }
+        },
     ]
 
     /// The options of every feature, for `start`'s spec.

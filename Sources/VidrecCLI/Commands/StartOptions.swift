@@ -42,7 +42,7 @@ struct StartOptions {
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
             .option("pre", value: "seconds", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
             .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
-        ] + StartFeatures.arguments + UploadOptions.arguments + [
+        ] + StartFeatures.arguments + [
             .option("log", value: "file", help: "Also append every message, with the time, to this file."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
         ])
@@ -63,8 +63,6 @@ struct StartOptions {
     var albumMaxSize: Int64?
     /// `--max-age`, in seconds.
     var maxAge: Rational?
-    /// `--upload` and `--upload-move`.
-    var upload: UploadOptions?
     /// `--segment`, in seconds.
     var segment: Rational?
     /// `--pre` and `--post`, in seconds: wait for triggers.
@@ -161,8 +159,7 @@ struct StartOptions {
         if segmentAtClock, segment == nil { throw .conflicting("--segment-at-clock", "a recording without --segment") }
         logPath = arguments[option: "log"]
         quiet = arguments.has("quiet")
-        upload = try UploadOptions.parse(arguments)
-        for (given, synopsis) in [(upload != nil, "--upload <remote:path>"), (albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>"),
+        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>"),
                                   (maxAge != nil, "--max-age <duration>")]
         where given && !save {
             throw .conflicting(synopsis, "a recording that is not saved; add --save")
