@@ -12,7 +12,7 @@ public enum VidrecCLI {
     public static let version = String(cString: cvidrec_version()).trimmingCharacters(in: .whitespacesAndNewlines)
 
     static var commands: [any VidrecCommand.Type] { [
-        StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self, TriggerCommand.self, PauseCommand.self, ResumeCommand.self, StatusCommand.self, SaveCommand.self, DiscardCommand.self,
+        StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self] + RecordingControls.commands + [StatusCommand.self, SaveCommand.self, DiscardCommand.self,
         PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ServiceCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, UploadCommand.self, CompletionsCommand.self, ManualCommand.self,
     ] }
 

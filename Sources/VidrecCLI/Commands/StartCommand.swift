@@ -268,8 +268,9 @@ struct StartCommand: VidrecCommand {
     }
 
     /// The recording's control socket, through which `vidrec snap` takes photos from it
-    /// (into the pending folder `photos`, and nowhere else) and `vidrec switch` moves it
-    /// to another camera. A socket that cannot be made costs only that: the recording
+    /// (into the pending folder `photos`, and nowhere else), `vidrec switch` moves it
+    /// to another camera, and the ``RecordingControls`` (`trigger`, `pause`, `resume`)
+    /// are answered. A socket that cannot be made costs only that: the recording
     /// goes on, and says so.
     func controlServer(at path: String, photos: String, photoOutput: PhotoOutput?, recorder: Recorder, camera: String,
                        warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
@@ -288,21 +289,6 @@ struct StartCommand: VidrecCommand {
                         guard let photoOutput else { throw PhotoError.notRecording }
                         let taken = try photoOutput.capture(to: target, width: request.width, timeout: 10)
                         return ControlReply(width: taken.width, height: taken.height, camera: current.withLock { $0 })
-                    case "trigger":
-                        guard recorder.trigger() else {
-                            return ControlReply(error: "this recording does not wait for triggers; start one with --pre and --post",
-                                                exitCode: ExitCode.usage.rawValue)
-                        }
-                        warn("vidrec: triggered\n")
-                        return ControlReply()
-                    case "pause":
-                        let changed = try recorder.pause()
-                        if changed { warn("vidrec: paused\n") }
-                        return ControlReply(changed: changed)
-                    case "resume":
-                        let changed = try recorder.resume()
-                        if changed { warn("vidrec: resumed\n") }
-                        return ControlReply(changed: changed)
                     case "switch":
                         guard let name = request.camera else { break }
                         let devices = SystemDevices(camera: name, cameraFormat: nil, fit: fit, microphone: "none") { warn("vidrec: \($0)\n") }
@@ -311,7 +297,9 @@ struct StartCommand: VidrecCommand {
                         warn(String(format: "vidrec: switched to %@ at %.3f s\n", use.camera, use.from))
                         return ControlReply(camera: use.camera, mode: use.mode, from: use.from)
                     default:
-                        break
+                        if let control = RecordingControls.named(request.command) {
+                            return try control.answer(request, ControlledRecording(recorder: recorder, warn: warn))
+                        }
                     }
                     return ControlReply(error: "a request this vidrec does not know ('\(request.command)')", exitCode: ExitCode.usage.rawValue)
                 } catch {

@@ -2,7 +2,7 @@ import VidrecCore
 import VidrecMedia
 import VidrecSystem
 
-/// Finds the running recording a command acts on (`switch`, `trigger`, `pause`, `resume`): the one called
+/// Finds the running recording a command acts on (`switch`, and the ``RecordingControls``: `trigger`, `pause`, `resume`): the one called
 /// `id`, or the only one running.
 enum RunningRecording {
     /// - Parameters:

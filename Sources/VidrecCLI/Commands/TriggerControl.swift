@@ -1,11 +1,8 @@
-import Foundation
-import VidrecCore
-import VidrecMedia
 import VidrecSystem
 
 /// `vidrec trigger [ID]`: tell a recording that waits for triggers (`--pre`, `--post`)
 /// that something happened, as SIGUSR1 does.
-struct TriggerCommand: VidrecCommand {
+enum TriggerControl: RecordingControl {
     static let spec = CommandSpec(
         name: "trigger",
         abstract: "Tell a recording that waits for triggers that something happened.",
@@ -16,16 +13,16 @@ struct TriggerCommand: VidrecCommand {
         """,
         arguments: [.positional("id", optional: true, help: "The recording; needed when several are running.")])
 
-    var id: String?
+    static let start = "vidrec start --pre 5 --post 10"
 
-    init(_ arguments: ParsedArguments) throws(ParserError) {
-        id = arguments.positionals["id"]
+    static func answer(_ request: ControlRequest, _ recording: ControlledRecording) throws -> ControlReply {
+        guard recording.recorder.trigger() else {
+            return ControlReply(error: "this recording does not wait for triggers; start one with --pre and --post",
+                                exitCode: ExitCode.usage.rawValue)
+        }
+        recording.warn("vidrec: triggered\n")
+        return ControlReply()
     }
 
-    func run(_ context: CommandContext) throws -> ExitCode {
-        let target = try RunningRecording.find(id, in: context.store(), start: "vidrec start --pre 5 --post 10", usage: "vidrec trigger ID")
-        _ = try RunningRecording.ask(ControlRequest(command: "trigger"), of: target)
-        context.out("triggered \(target.id)\n")
-        return .success
-    }
+    static func said(_ reply: ControlReply, id: String) -> String { "triggered \(id)" }
 }
