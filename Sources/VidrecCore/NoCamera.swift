@@ -43,20 +43,11 @@ public final class NoCamera: VideoCaptureSource {
     public func start(into queue: CaptureQueue) throws {
         let format = videoFormat
         let blank = self.blank
-        // The clock starts now, as the test camera's does: a late thread catches up.
-        let start = MonotonicClock.now()
-        worker.start(name: "vidrec.ticks") { [worker] in
-            let period = Rational(1_000_000_000) * format.frameRate.reciprocal
-            var sequence: UInt64 = 0
-            while worker.isRunning {
-                let due = start + (Rational(Int64(sequence)) * period).rounded
-                MonotonicClock.sleep(until: due)
-                queue.push(.video(VideoFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
-                                             buffer: blank, byteCount: blank.count,
-                                             strides: [format.width, format.width / 2, format.width / 2],
-                                             captureTime: due, sequence: sequence)))
-                sequence += 1
-            }
+        worker.startPaced(name: "vidrec.ticks", frameRate: format.frameRate) { sequence, due in
+            queue.push(.video(VideoFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+                                         buffer: blank, byteCount: blank.count,
+                                         strides: [format.width, format.width / 2, format.width / 2],
+                                         captureTime: due, sequence: sequence)))
         }
     }
 

@@ -29,6 +29,28 @@ public final class CaptureWorker: Sendable {
         thread.withLock { $0 = worker }
     }
 
+    /// Starts a paced loop on a thread called `name`, for a source that makes its frames
+    /// on a clock (the test camera, the ticks of a sound recording): `frame(n, due)` is
+    /// called for n = 0, 1, 2, … at `due` = now + n / `frameRate` s on CLOCK_MONOTONIC,
+    /// sleeping until then. The clock starts at this call, not when the thread first
+    /// runs: like a device that is already capturing, a late thread catches up instead
+    /// of starting late.
+    public func startPaced(name: String, frameRate: Rational,
+                           _ frame: @escaping @Sendable (_ sequence: UInt64, _ due: Int64) -> Void) {
+        let origin = MonotonicClock.now()
+        // Nanoseconds per frame as an exact rational: 1e9 × den / num.
+        let period = Rational(1_000_000_000) * frameRate.reciprocal
+        start(name: name) { [self] in
+            var sequence: UInt64 = 0
+            while isRunning {
+                let due = origin + (Rational(Int64(sequence)) * period).rounded
+                MonotonicClock.sleep(until: due)
+                frame(sequence, due)
+                sequence += 1
+            }
+        }
+    }
+
     /// Asks the loop to end and waits for it. Safe to call more than once.
     ///
     /// - Returns: whether a thread was running.

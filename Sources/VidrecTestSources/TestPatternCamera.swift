@@ -83,30 +83,19 @@ public final class TestPatternCamera: CompressedVideoSource {
         let format = videoFormat
         let painter = loop.isEmpty ? TestPatternPainter(width: format.width, height: format.height) : nil
         let loop = self.loop, keyframes = self.keyframes
-        // The clock starts now, not when the thread first runs: like a device that is
-        // already capturing, a late thread catches up instead of starting late.
-        let start = MonotonicClock.now()
-        worker.start(name: "vidrec.camera") { [worker] in
-            // Nanoseconds per frame as an exact rational: 1e9 × den / num.
-            let period = Rational(1_000_000_000) * format.frameRate.reciprocal
-            var sequence: UInt64 = 0
-            while worker.isRunning {
-                let due = start + (Rational(Int64(sequence)) * period).rounded
-                MonotonicClock.sleep(until: due)
-                let frame: VideoFrame
-                if let painter {
-                    let buffer = painter.paint(frameNumber: sequence)
-                    frame = VideoFrame(pixelFormat: .yuyv, width: format.width, height: format.height, buffer: buffer,
-                                       byteCount: buffer.count, strides: [format.width * 2], captureTime: due, sequence: sequence)
-                } else {
-                    let buffer = loop[Int(sequence % UInt64(loop.count))]
-                    frame = VideoFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
-                                       buffer: buffer, byteCount: buffer.count, strides: [0], captureTime: due, sequence: sequence,
-                                       isKeyframe: keyframes[Int(sequence % UInt64(loop.count))])
-                }
-                queue.push(.video(frame))
-                sequence += 1
+        worker.startPaced(name: "vidrec.camera", frameRate: format.frameRate) { sequence, due in
+            let frame: VideoFrame
+            if let painter {
+                let buffer = painter.paint(frameNumber: sequence)
+                frame = VideoFrame(pixelFormat: .yuyv, width: format.width, height: format.height, buffer: buffer,
+                                   byteCount: buffer.count, strides: [format.width * 2], captureTime: due, sequence: sequence)
+            } else {
+                let buffer = loop[Int(sequence % UInt64(loop.count))]
+                frame = VideoFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+                                   buffer: buffer, byteCount: buffer.count, strides: [0], captureTime: due, sequence: sequence,
+                                   isKeyframe: keyframes[Int(sequence % UInt64(loop.count))])
             }
+            queue.push(.video(frame))
         }
     }
 

@@ -178,13 +178,13 @@ struct StartOptions {
     static func checkSoundOnly(_ arguments: ParsedArguments, microphone: String) throws(ParserError) {
         let sound = "--camera none, which records sound only"
         if microphone == "none" { throw .conflicting("--mic none", "\(sound): there would be nothing to record") }
-        let options = [("camera-format", "--camera-format <fourcc>"), ("fit", "--fit <how>"), ("rotate", "--rotate <degrees>"),
-                       ("focus", "--focus <auto|N>"), ("exposure", "--exposure <auto|N>"),
-                       ("white-balance", "--white-balance <auto|K>"), ("torch", "--torch <on|off>"),
-                       ("snap-every", "--snap-every <duration>"), ("trigger", "--trigger <motion[=N]>"), ("live", "--live <url>")]
-        if let (_, synopsis) = options.first(where: { arguments[option: $0.0] != nil }) { throw .conflicting(synopsis, sound) }
-        if !arguments[values: "set"].isEmpty { throw .conflicting("--set <name=value>", sound) }
-        if arguments.has("mirror") { throw .conflicting("--mirror", sound) }
+        // The options that act on a picture, named as `start`'s spec writes them.
+        let refused = ["camera-format", "fit", "rotate", "focus", "exposure", "white-balance", "torch", "snap-every", "trigger", "live",
+                       "set", "mirror"]
+        for name in refused {
+            guard arguments.has(name) || arguments[option: name] != nil || !arguments[values: name].isEmpty else { continue }
+            throw .conflicting(spec.arguments.first { $0.name == name }?.synopsis ?? "--" + name, sound)
+        }
         if arguments[option: "video"] == "copy" { throw .conflicting("--video copy", sound) }
     }
 
