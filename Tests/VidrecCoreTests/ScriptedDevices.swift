@@ -23,10 +23,14 @@ final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
     /// default: no output's queue can then overflow, so nothing may be dropped);
     /// otherwise as fast as the session takes them.
     let realTime: Bool
+    /// `--camera none`: the camera is a `NoCamera` (ticks on the real clock, a sound
+    /// recording), and the microphone delivers from when it is started.
+    let soundOnly: Bool
 
     init(cameraPath: String? = nil, frames: Int64 = 120, ending: (any Error)?? = nil, failOutput: Bool = false,
          microphone: Bool = true, cameraStartError: (any Error)? = nil, realTime: Bool = true,
-         cameraStart: Int64 = ScriptedDevices.start) {
+         cameraStart: Int64 = ScriptedDevices.start, soundOnly: Bool = false) {
+        self.soundOnly = soundOnly
         self.cameraStart = cameraStart
         self.realTime = realTime
         self.cameraStartError = cameraStartError
@@ -34,7 +38,9 @@ final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
         self.frames = frames
         self.ending = ending
         self.failOutput = failOutput
-        self.microphone = microphone ? ScriptedMicrophone(start: Self.start, seconds: Int(frames / 30) + 1) : nil
+        let seconds = Int(frames / 30) + 1
+        self.microphone = !microphone ? nil
+            : soundOnly ? ScriptedMicrophone(startingNow: seconds) : ScriptedMicrophone(start: Self.start, seconds: seconds)
     }
 
     static let start: Int64 = 7_000 * 1_000_000_000
@@ -42,6 +48,7 @@ final class ScriptedDevices: RecordingDevices, MovieOutputFactory, Sendable {
     func findCamera() throws -> String? { cameraPath }
 
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
+        if soundOnly { return NoCamera.open(adjusting: &video) }
         let camera = ScriptedCamera(frameRate: video.frameRate, start: cameraStart, indexes: Array(0..<frames), ending: ending,
                                     paced: true, realTime: realTime, startError: cameraStartError)
         if let microphone { camera.follow(microphone) }
