@@ -1,0 +1,96 @@
+import CFFmpeg
+import Foundation
+import Testing
+import VidrecMedia
+@testable import VidrecFFmpeg
+
+/// The events output of `--pre/--post`, in process: the encoder's packets for 6 s (15 fps,
+/// a keyframe every 10 frames, a 440 Hz tone) are collected first, then written into an
+/// `EventFileOutput` on the test's thread with triggers between them, so that where each
+/// trigger falls is exact. Each event's file is finalized and read back with ffprobe.
+@Suite(.timeLimit(.minutes(2))) struct EventFileOutputTests {
+    /// Keeps every packet the encoder makes, in order.
+    final class Collector: PacketOutput, @unchecked Sendable {
+        // Only the output's thread writes; the test reads after the encoder finished.
+        let outputName = "collector"
+        var bytesWritten: Int64 = 0
+        var packets: [EncodedPacket] = []
+        func write(_ packet: EncodedPacket) throws { packets.append(packet) }
+        func finish() throws {}
+    }
+
+    /// An event's file: where it starts in the recording (in frames), its frames, and
+    /// the length of its sound (s).
+    struct Event: Equatable {
+        var firstFrame: Int
+        var frames: Int
+        var sound: Double
+    }
+
+    /// The packet's time in the recording, in seconds.
+    static func time(of packet: EncodedPacket) -> Double {
+        Double(packet.presentationTime) * av_q2d(packet.stream.timeBase)
+    }
+
+    /// Writes 6 s of packets into an events output with `pre` and `post`, triggering
+    /// just before the first video packet at or after each of `triggers` (seconds).
+    static func events(pre: Double, post: Double, triggers: [Double]) throws -> [Event] {
+        FFmpegLog.configure(level: nil)
+        let folder = try EncodeOnceMuxManyTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let encoder = try MovieEncoder(settings: EncodeOnceMuxManyTests.settings(container: .mp4, audio: true), for: [.mp4])
+        let collector = Collector()
+        encoder.connect(collector, policy: .movieFile, threadName: "test.collect")
+        for index in 0..<90 {
+            try encoder.appendVideo(EncodeOnceMuxManyTests.frame(index), frameIndex: Int64(index))
+            try encoder.appendAudio(EncodeOnceMuxManyTests.tone(index))
+        }
+        try encoder.finish()
+
+        let sink = SegmentedFileOutputTests.FolderSink(folder: folder)
+        let output = EventFileOutput(container: .mp4, streams: encoder.streams, pre: pre, post: post, sink: sink)
+        var pending = triggers
+        for packet in collector.packets {
+            if packet.kind == .video, let next = pending.first, time(of: packet) >= next {
+                output.trigger()
+                pending.removeFirst()
+            }
+            try output.write(packet)
+        }
+        try output.finish()
+        #expect(pending.isEmpty && sink.closed.allSatisfy(\.2), "every trigger given, every event closed well")
+        return try zip(sink.opened, sink.closed).map { opened, closed in
+            let video = try SegmentedFileOutputTests.videoPackets(closed.1)
+            #expect(video.first?.key == true, "an event starts with a keyframe")
+            let samples = try SegmentedFileOutputTests.statedLength(closed.1, stream: "a") ?? 0
+            return Event(firstFrame: Int((opened.1 * 15).rounded()), frames: video.count, sound: Double(samples) / 48000)
+        }
+    }
+
+    @Test func anEventHoldsWhatCameBeforeTheTriggerFromAKeyframeAndEndsAtTheFirstKeyframeAfterPost() throws {
+        // Triggered at frame 45 (3.0 s), the newest frame then being 44: kept from the
+        // keyframe at or before 44 - 15 (frame 20, 1.33 s), written up to 44 + 15 and
+        // closed at the next keyframe (frame 60).
+        let events = try Self.events(pre: 1, post: 1, triggers: [3.0])
+        #expect(events.map(\.firstFrame) == [20] && events.map(\.frames) == [40], "\(events)")
+        #expect(abs((events.first?.sound ?? 0) - 40.0 / 15) < 0.07, "the sound spans the pictures: \(events)")
+    }
+
+    @Test func aTriggerDuringAnEventExtendsIt() throws {
+        // A second trigger at 3.5 s (newest frame 52) moves the end to 52 + 15: the
+        // event closes at the keyframe at frame 70.
+        let events = try Self.events(pre: 1, post: 1, triggers: [3.0, 3.5])
+        #expect(events.map(\.firstFrame) == [20] && events.map(\.frames) == [50], "\(events)")
+    }
+
+    @Test func triggersFarApartMakeAnEventEach() throws {
+        // At 1.0 s (newest 14): from keyframe 0 (pre 0.5 s reaches back to frame 6) to
+        // the keyframe at 30 (14 + 7.5). At 4.5 s (newest 67): from keyframe 50 (59.5)
+        // to 80 (74.5).
+        let events = try Self.events(pre: 0.5, post: 0.5, triggers: [1.0, 4.5])
+        #expect(events.map(\.firstFrame) == [0, 50] && events.map(\.frames) == [30, 30], "\(events)")
+        for event in events {
+            #expect(abs(event.sound - Double(event.frames) / 15) < 0.07, "the sound spans the pictures: \(events)")
+        }
+    }
+}
