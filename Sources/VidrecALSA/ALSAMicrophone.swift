@@ -137,7 +137,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
 
     public func stop() {
         worker.stop()
-        snd_pcm_drop(handle.pcm)
+        systemCallNegativeErrno(.pcmDrop) { snd_pcm_drop(handle.pcm) }
     }
 
     private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
@@ -177,10 +177,10 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             let lasting = Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
             let captured: Int64
             var delay: snd_pcm_sframes_t = 0
-            if throughServer, snd_pcm_delay(pcm, &delay) == 0, delay >= 0 {
+            if throughServer, systemCallNegativeErrno(.pcmDelay, { snd_pcm_delay(pcm, &delay) }) == 0, delay >= 0 {
                 // The newest frame read is `delay` frames old now.
                 captured = now - (Int64(delay) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)
-            } else if snd_pcm_htimestamp(pcm, &avail, &stamp) == 0, stamp.tv_sec > 0 {
+            } else if systemCallNegativeErrno(.pcmTimestamp, { snd_pcm_htimestamp(pcm, &avail, &stamp) }) == 0, stamp.tv_sec > 0 {
                 let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
                 // At `at`, `avail` frames were waiting after the ones just read.
                 captured = at - (Int64(avail) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)

@@ -13,24 +13,24 @@ public struct MicrophoneDiscovery: Sendable {
     public func microphones() -> [MicrophoneDescription] {
         var result: [MicrophoneDescription] = []
         var card: Int32 = -1
-        while snd_card_next(&card) == 0 && card >= 0 {
+        while systemCallNegativeErrno(.cardNext, { snd_card_next(&card) }) == 0 && card >= 0 {
             var ctl: OpaquePointer?
             guard systemCallNegativeErrno(.controlOpen, { snd_ctl_open(&ctl, "hw:\(card)", 0) }) == 0 else { continue }
             defer { snd_ctl_close(ctl) }
             var cardInfo: OpaquePointer?
             snd_ctl_card_info_malloc(&cardInfo)
             defer { snd_ctl_card_info_free(cardInfo) }
-            guard snd_ctl_card_info(ctl, cardInfo) == 0 else { continue }
+            guard systemCallNegativeErrno(.controlCardInfo, { snd_ctl_card_info(ctl, cardInfo) }) == 0 else { continue }
             let cardName = String(cString: snd_ctl_card_info_get_name(cardInfo))
             var device: Int32 = -1
-            while snd_ctl_pcm_next_device(ctl, &device) == 0 && device >= 0 {
+            while systemCallNegativeErrno(.controlNextDevice, { snd_ctl_pcm_next_device(ctl, &device) }) == 0 && device >= 0 {
                 var info: OpaquePointer?
                 snd_pcm_info_malloc(&info)
                 defer { snd_pcm_info_free(info) }
                 snd_pcm_info_set_device(info, UInt32(device))
                 snd_pcm_info_set_subdevice(info, 0)
                 snd_pcm_info_set_stream(info, SND_PCM_STREAM_CAPTURE)
-                guard snd_ctl_pcm_info(ctl, info) == 0 else { continue }
+                guard systemCallNegativeErrno(.controlPCMInfo, { snd_ctl_pcm_info(ctl, info) }) == 0 else { continue }
                 let name = "hw:\(card),\(device)"
                 let (rates, channels) = ranges(name)
                 result.append(MicrophoneDescription(name: name, card: cardName,
@@ -48,7 +48,7 @@ public struct MicrophoneDiscovery: Sendable {
         var params: OpaquePointer?
         snd_pcm_hw_params_malloc(&params)
         defer { snd_pcm_hw_params_free(params) }
-        guard snd_pcm_hw_params_any(pcm, params) >= 0 else { return (nil, nil) }
+        guard systemCallNegativeErrno(.pcmHardwareParameters, { snd_pcm_hw_params_any(pcm, params) }) >= 0 else { return (nil, nil) }
         var low: UInt32 = 0, high: UInt32 = 0, direction: Int32 = 0
         var rates: ClosedRange<Int>?
         if snd_pcm_hw_params_get_rate_min(params, &low, &direction) == 0,

@@ -15,7 +15,11 @@ public final class NoCamera: VideoCaptureSource {
     /// is a whole number of samples at every common rate (960 at 48 kHz, 882 at 44.1 kHz).
     public static let tickRate = Rational(50)
 
-    public let displayName = "no camera (sound only)"
+    /// How a sound recording names its camera (in the sidecar, `status` and the
+    /// recording line).
+    public static let name = "no camera (sound only)"
+
+    public let displayName = NoCamera.name
     /// Blank 16x16 frames: what the session's queues are sized for.
     public let videoFormat = VideoFormat(pixelFormat: .yu12, width: 16, height: 16, frameRate: NoCamera.tickRate)
 

@@ -48,5 +48,12 @@ public enum Syscall: String, Sendable, CaseIterable {
     case pcmWait = "snd_pcm_wait"
     case pcmRead = "snd_pcm_readi"
     case pcmRecover = "snd_pcm_recover"
+    case pcmDelay = "snd_pcm_delay"
+    case pcmTimestamp = "snd_pcm_htimestamp"
+    case pcmDrop = "snd_pcm_drop"
+    case cardNext = "snd_card_next"
     case controlOpen = "snd_ctl_open"
+    case controlCardInfo = "snd_ctl_card_info"
+    case controlNextDevice = "snd_ctl_pcm_next_device"
+    case controlPCMInfo = "snd_ctl_pcm_info"
 }

@@ -69,7 +69,16 @@ struct SnapCommand: VidrecCommand {
         let store = try context.store()
         let devices = SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none",
                                     controls: controls, keepControls: keepControls) { context.err("vidrec: \($0)\n") }
-        let cameraPath = try devices.findCamera()
+        let cameraPath: String?
+        do {
+            cameraPath = try devices.findCamera()
+        } catch let error as DeviceError {
+            // Said plainly where a sound recording runs: it has no picture to give.
+            if let sound = store.running().first(where: { !$0.isPhoto && $0.sidecar.camera == NoCamera.name }) {
+                throw CLIError("\(error.description.prefix { $0 != ";" }); recording \(sound.id) records sound only (--camera none), so it has no picture to take a photo from; name a camera with --camera", error.exitCode)
+            }
+            throw error
+        }
         let recording = store.running().first { !$0.isPhoto && $0.sidecar.cameraPath == cameraPath }
         if let recording, !controls.isEmpty || cameraFormat != nil {
             throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and its settings belong to that recording; take the photo without --set, the control shortcuts and --camera-format, or stop the recording first", .temporaryFailure)
