@@ -4,15 +4,13 @@ import VidrecSystem
 /// captured until it is resumed, and its movie goes on from where it paused
 /// (``Recorder/pause()``, ``Recorder/resume()``).
 enum PauseResume {
-    static let id = ArgumentSpec.positional("id", optional: true, help: "The recording; needed when several are running.")
-
     /// `vidrec pause [ID]`.
     enum Pause: RecordingControl {
         static let spec = CommandSpec(
             name: "pause",
             abstract: "Pause a running recording until 'vidrec resume'.",
             discussion: "Nothing is recorded while paused, and the movie has no gap: when it resumes, both streams go on from where they paused. --max counts only recorded time. The camera and microphone stay open, so resuming is at once. A recording that is stopped while paused is finished as usual. A camera's own H.264, stored as it is (--video copy), cannot be paused.",
-            arguments: [PauseResume.id])
+            arguments: [RunningRecording.idArgument])
 
         static let start = "vidrec start"
 
@@ -33,7 +31,7 @@ enum PauseResume {
             name: "resume",
             abstract: "Resume a paused recording.",
             discussion: "Both streams go on from where they paused: the first frame captured from now on follows the last one recorded.",
-            arguments: [PauseResume.id])
+            arguments: [RunningRecording.idArgument])
 
         static let start = "vidrec start"
 

@@ -18,7 +18,7 @@ struct SwitchCommand: VidrecCommand {
         controls set with 'start --set' stay with the first camera.
         """,
         arguments: [
-            .positional("id", optional: true, help: "The recording; needed when several are running."),
+            RunningRecording.idArgument,
             .option("camera", value: "camera", help: "The camera to record from now: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test'."),
         ])
 

@@ -11,7 +11,7 @@ enum TriggerControl: RecordingControl {
         and records until --post seconds after the last trigger. Sending SIGUSR1 to it \
         does the same.
         """,
-        arguments: [.positional("id", optional: true, help: "The recording; needed when several are running.")])
+        arguments: [RunningRecording.idArgument])
 
     static let start = "vidrec start --pre 5 --post 10"
 

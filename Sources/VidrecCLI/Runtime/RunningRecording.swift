@@ -5,6 +5,9 @@ import VidrecSystem
 /// Finds the running recording a command acts on (`switch`, and the ``RecordingControls``: `trigger`, `pause`, `resume`): the one called
 /// `id`, or the only one running.
 enum RunningRecording {
+    /// The `[<id>]` argument of the commands that act on a running recording.
+    static let idArgument = ArgumentSpec.positional("id", optional: true, help: "The recording; needed when several are running.")
+
     /// - Parameters:
     ///   - start: how to start one, for the message when none runs.
     ///   - usage: how to name one, for the message when several run.
