@@ -6,7 +6,7 @@ import VidrecMedia
 /// buffer; compressed frames (Motion JPEG, H.264) are decoded first.
 ///
 /// The pointers are borrowed: valid while the frame, and the decoder for compressed
-/// frames, are alive and the decoder decodes nothing else.
+/// frames (or the decoded picture), are alive and the decoder decodes nothing else.
 struct CapturedPicture {
     /// Each plane's first byte (four entries, unused ones `nil`).
     var planes: [UnsafePointer<UInt8>?]
@@ -22,28 +22,37 @@ struct CapturedPicture {
     ///   lost frame, until the next keyframe).
     /// - Throws: ``FFmpegError`` for a corrupt frame (cameras do send those).
     init?(_ input: VideoFrame, decoder: inout FrameDecoder?) throws {
-        var planes: [UnsafePointer<UInt8>?] = Array(repeating: nil, count: 4)
-        var strides: [Int32] = Array(repeating: 0, count: 4)
         if input.pixelFormat.isCompressed {
             if decoder?.format != input.pixelFormat { decoder = try FrameDecoder(for: input.pixelFormat) }
             guard try decoder!.decode(input) else { return nil }
-            let decoded = decoder!.frame
-            planes = (0..<4).map { decoded.plane($0).map { UnsafePointer($0) } }
-            strides = (0..<4).map { decoded.linesize($0) }
-            format = AVPixelFormat(rawValue: decoded.pointee.format)
-        } else {
-            var offset = 0
-            let base = UnsafePointer<UInt8>(input.buffer.bytes.assumingMemoryBound(to: UInt8.self))
-            for (plane, rows) in input.pixelFormat.planeRows(height: input.height).enumerated() {
-                planes[plane] = base + offset
-                strides[plane] = Int32(input.strides[plane])
-                offset += input.strides[plane] * rows
-            }
-            precondition(offset <= input.byteCount, "video frame shorter than its format")
-            if input.pixelFormat == .yv12 { planes.swapAt(1, 2); strides.swapAt(1, 2) }
-            format = input.pixelFormat.avPixelFormat!
+            self.init(decoded: decoder!.frame)
+            return
         }
+        var planes: [UnsafePointer<UInt8>?] = Array(repeating: nil, count: 4)
+        var strides: [Int32] = Array(repeating: 0, count: 4)
+        var offset = 0
+        let base = UnsafePointer<UInt8>(input.buffer.bytes.assumingMemoryBound(to: UInt8.self))
+        for (plane, rows) in input.pixelFormat.planeRows(height: input.height).enumerated() {
+            planes[plane] = base + offset
+            strides[plane] = Int32(input.strides[plane])
+            offset += input.strides[plane] * rows
+        }
+        precondition(offset <= input.byteCount, "video frame shorter than its format")
+        if input.pixelFormat == .yv12 { planes.swapAt(1, 2); strides.swapAt(1, 2) }
+        self.init(planes: planes, strides: strides, format: input.pixelFormat.avPixelFormat!)
+    }
+
+    /// Reads a picture already decoded (by ``DecodeAhead``); the pointers are valid while
+    /// `decoded` holds its buffers.
+    init(decoded: UnsafeMutablePointer<AVFrame>) {
+        self.init(planes: (0..<4).map { decoded.plane($0).map { UnsafePointer($0) } },
+                  strides: (0..<4).map { decoded.linesize($0) },
+                  format: AVPixelFormat(rawValue: decoded.pointee.format))
+    }
+
+    private init(planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat) {
         self.planes = planes
         self.strides = strides
+        self.format = format
     }
 }

@@ -65,7 +65,16 @@ final class FrameDecoder {
     /// - Throws: ``FFmpegError`` for a corrupt frame (cameras do send those).
     @discardableResult
     func decode(_ image: VideoFrame) throws -> Bool {
-        if let turbo, try turbo.decode(image, into: frame) { return true }
+        try decode(image, into: frame)
+    }
+
+    /// Decodes one frame into `target`, whose buffers libjpeg-turbo writes into again
+    /// when nothing else references them (libavcodec replaces them).
+    ///
+    /// - Returns: whether a picture came out.
+    /// - Throws: ``FFmpegError`` for a corrupt frame.
+    func decode(_ image: VideoFrame, into target: UnsafeMutablePointer<AVFrame>) throws -> Bool {
+        if let turbo, try turbo.decode(image, into: target) { return true }
         if context == nil { context = try FrameDecoder.open(format) }
         let context = context!
         let subject = "\(format.rawValue) frame \(image.sequence)"
@@ -74,8 +83,8 @@ final class FrameDecoder {
         packet.pointee.data.update(from: image.buffer.bytes.assumingMemoryBound(to: UInt8.self), count: image.byteCount)
         try check(avcodec_send_packet(context.pointer, packet), "avcodec_send_packet", subject)
         av_packet_unref(packet)
-        av_frame_unref(frame)
-        let received = avcodec_receive_frame(context.pointer, frame)
+        av_frame_unref(target)
+        let received = avcodec_receive_frame(context.pointer, target)
         if received == cffmpeg_averror_eagain() { return false }
         try check(received, "avcodec_receive_frame", subject)
         return true

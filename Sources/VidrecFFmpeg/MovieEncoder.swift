@@ -222,8 +222,13 @@ public final class MovieEncoder: CaptureOutput {
         }
         // A sound recording's frames only keep its time: the audio's segments follow the plan.
         guard let video else { return }
-        guard let prepared = try video.prepare(frame, frameIndex: frameIndex) else { return }
-        // The first frame of a segment is a keyframe; the others are the encoder's choice.
+        try video.append(frame, frameIndex: frameIndex, encode: encodePicture)
+    }
+
+    /// Encodes a picture of the camera's for slot `frameIndex`: the first frame of a
+    /// segment is a keyframe; the others are the encoder's choice.
+    private func encodePicture(_ prepared: UnsafeMutablePointer<AVFrame>, frameIndex: Int64) throws {
+        guard let video else { return }
         prepared.pointee.pict_type = AV_PICTURE_TYPE_NONE
         if let segments {
             let segment = segments.segment(ofFrame: frameIndex)
@@ -314,7 +319,10 @@ public final class MovieEncoder: CaptureOutput {
         try startIfNeeded()
         var encoderError: (any Error)?
         do {
-            if let video { try encode(video, nil) }
+            if let video {
+                try video.flush(encodePicture)
+                try encode(video, nil)
+            }
             if let packet = try copier?.finish() { try send(packet) }
             if copier != nil, segments != nil { try releaseAudio(upTo: .max) }
             if let audio {

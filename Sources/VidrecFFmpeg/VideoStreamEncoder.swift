@@ -16,6 +16,11 @@ final class VideoStreamEncoder: StreamEncoder {
     private var frame: UnsafeMutablePointer<AVFrame> { ownedFrame.pointer }
     private let scaler = Scaler()
     private var decoder: FrameDecoder?
+    /// Decode threads for a Motion JPEG camera's frames (``DecodeAhead``), for the
+    /// processors the encoder is sized for; none: they are decoded here.
+    private let decodeThreads: Int
+    /// The decode stage, made on the first JPEG when ``decodeThreads`` is not zero.
+    private var ahead: DecodeAhead?
     private let fit: VideoFit
     /// For `--mirror`: each plane's bytes per row and rows, flipped after scaling.
     private var mirroredPlanes: [(width: Int, rows: Int)] = []
@@ -37,6 +42,7 @@ final class VideoStreamEncoder: StreamEncoder {
     init(settings: VideoEncoding, globalHeader: Bool) throws {
         name = settings.codec
         fit = settings.fit
+        decodeThreads = DecodeAhead.threads(processors: settings.processors ?? Int(csystem_available_processors()))
         let parts = try EncoderSetup.begin(settings.codec, globalHeader: globalHeader)
         let codec = parts.codec
         context = parts.context
@@ -196,12 +202,61 @@ final class VideoStreamEncoder: StreamEncoder {
     /// corrupt JPEGs; the slot stays empty and players hold the previous frame).
     private(set) var undecodableFrames = 0
 
-    /// Converts `input` into the encoder's frame and stamps it with `frameIndex`.
+    /// Converts `input` into the encoder's frame, stamped with `frameIndex`, and hands
+    /// it to `encode` with its slot.
+    ///
+    /// A Motion JPEG frame goes into the decode stage (``DecodeAhead``) when the machine
+    /// has processors for it: `encode` is then called for the earlier frames that are
+    /// decoded, in order, and this one's turn comes in a later call or in
+    /// ``flush(_:)``. A compressed frame that gives no picture (corrupt) is skipped and
+    /// counted (``undecodableFrames``).
+    ///
+    /// - Parameter encode: sends a frame, valid only during the call, to the encoder.
+    func append(_ input: VideoFrame, frameIndex: Int64,
+                encode: (UnsafeMutablePointer<AVFrame>, Int64) throws -> Void) throws {
+        if input.pixelFormat.isJPEG, decodeThreads > 0 {
+            if ahead == nil { ahead = DecodeAhead(threads: decodeThreads) }
+            try ahead!.submit(input, frameIndex: frameIndex)
+            while let job = ahead!.next(waiting: false) { try pass(job, encode) }
+            return
+        }
+        // The frames still in the stage come first (a camera switched from MJPEG).
+        try flush(encode)
+        if let prepared = try prepare(input, frameIndex: frameIndex) { try encode(prepared, frameIndex) }
+    }
+
+    /// Hands every frame still in the decode stage to `encode`, in order; before the
+    /// encoder is flushed at the end.
+    func flush(_ encode: (UnsafeMutablePointer<AVFrame>, Int64) throws -> Void) throws {
+        while let job = ahead?.next(waiting: true) { try pass(job, encode) }
+    }
+
+    /// Converts a frame the decode stage is done with, hands it to `encode`, and gives
+    /// its picture back to the stage.
+    private func pass(_ job: DecodeAhead.Job, _ encode: (UnsafeMutablePointer<AVFrame>, Int64) throws -> Void) throws {
+        defer { ahead?.recycle(job) }
+        if let prepared = try prepare(job) { try encode(prepared, job.frameIndex) }
+    }
+
+    /// Converts a frame the decode stage is done with.
+    private func prepare(_ job: DecodeAhead.Job) throws -> UnsafeMutablePointer<AVFrame>? {
+        try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
+        av_frame_unref(directFrame.pointer)
+        guard job.isDecoded else {
+            undecodableFrames += 1
+            return nil
+        }
+        return try convert(job.input, CapturedPicture(decoded: job.picture.pointer), decoded: job.picture.pointer,
+                           frameIndex: job.frameIndex)
+    }
+
+    /// Converts `input` into the encoder's frame and stamps it with `frameIndex`,
+    /// decoding it here if it is compressed.
     ///
     /// - Returns: the frame to send to the encoder, valid until the next call; `nil`
     ///   for a compressed frame that gives no picture (corrupt), which is skipped and
     ///   counted.
-    func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
+    private func prepare(_ input: VideoFrame, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
         try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
         // Let go of the last picture passed on as it was, so that the decoder writes the
         // next one into the same buffers rather than copying them first.
@@ -214,10 +269,19 @@ final class VideoStreamEncoder: StreamEncoder {
             undecodableFrames += 1
             return nil
         }
+        return try convert(input, picture, decoded: input.pixelFormat.isCompressed ? decoder?.frame : nil, frameIndex: frameIndex)
+    }
+
+    /// Scales, fits and mirrors `picture`, the pixels of `input`, into the encoder's
+    /// frame, or passes a decoded JPEG at the movie's size on as it is (``direct(_:frameIndex:)``).
+    ///
+    /// - Parameter decoded: the decoder's picture, for a compressed frame.
+    private func convert(_ input: VideoFrame, _ picture: CapturedPicture, decoded: UnsafeMutablePointer<AVFrame>?,
+                         frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame> {
         let cc = codecContext.pointee
-        if isFullRange, mirroredPlanes.isEmpty, input.pixelFormat.isJPEG, let decoder,
+        if isFullRange, mirroredPlanes.isEmpty, input.pixelFormat.isJPEG, let decoded,
            input.width == Int(cc.width), input.height == Int(cc.height),
-           let direct = try direct(decoder.frame, frameIndex: frameIndex) {
+           let direct = try direct(decoded, frameIndex: frameIndex) {
             return direct
         }
         var source = picture.planes

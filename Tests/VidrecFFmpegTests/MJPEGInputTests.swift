@@ -178,6 +178,61 @@ import VidrecMP4
         }
     }
 
+    /// A raw YUYV frame of flat luma `luma` (limited range, as cameras send YUYV).
+    static func yuyvFrame(luma: UInt8, sequence: UInt64) -> VideoFrame {
+        var bytes = [UInt8](repeating: 128, count: width * 2 * height)
+        for index in stride(from: 0, to: bytes.count, by: 2) { bytes[index] = luma }
+        let buffer = bytes.withUnsafeBytes { FrameBuffer(copying: $0.baseAddress!, count: bytes.count) }
+        return VideoFrame(pixelFormat: .yuyv, width: width, height: height, buffer: buffer, byteCount: bytes.count,
+                          strides: [width * 2], captureTime: Int64(sequence) * 66_666_667, sequence: sequence)
+    }
+
+    /// With processors to spare, JPEGs are decoded on several threads ahead of the
+    /// encoder (four on eight processors) and still reach the movie in their slots'
+    /// order: neighbouring frames differ in grey level, so a frame out of place shows.
+    /// Corrupt JPEGs among them are left out and counted, and raw frames between them
+    /// (a camera switched from MJPEG to YUYV and back) wait for the JPEGs before them.
+    @Test(arguments: [8, 2, 1])
+    func jpegsDecodedOnSeveralThreadsKeepTheirOrder(processors: Int) throws {
+        var settings = Self.settings
+        settings.video.processors = processors
+        let slots = 65, corrupt: Set = [7, 23, 24], raw = 40..<45
+        // Neighbours (up to five apart) differ by 30 or more in full range.
+        func level(_ slot: Int) -> Int { 16 + (slot * 37 % 64) * 3 }
+        FFmpegLog.configure(level: nil)
+        let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
+        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
+        for slot in 0..<slots {
+            let input = raw.contains(slot)
+                ? Self.yuyvFrame(luma: UInt8(level(slot)), sequence: UInt64(slot))
+                : Self.frame(corrupt.contains(slot) ? Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00]) : try Self.jpeg(luma: UInt8(level(slot))),
+                             sequence: UInt64(slot))
+            try output.appendVideo(input, frameIndex: Int64(slot))
+        }
+        try output.finish()
+        #expect(output.leftOutFrames == Int64(corrupt.count))
+        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
+        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
+
+        let kept = (0..<slots).filter { !corrupt.contains($0) }
+        // Every frame, one picture per packet, as stored (limited range).
+        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-fps_mode", "passthrough",
+                                                 "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]).output
+        let frameBytes = Self.width * Self.height * 3 / 2
+        try #require(data.count == kept.count * frameBytes, "\(data.count / frameBytes) frames, expected \(kept.count)")
+        let bytes = [UInt8](data)
+        for (position, slot) in kept.enumerated() {
+            let luma = bytes[position * frameBytes..<position * frameBytes + Self.width * Self.height]
+            let mean = Double(luma.reduce(0) { $0 + Int($1) }) / Double(luma.count)
+            // JPEGs are full range, converted to limited; YUYV is limited already.
+            let expected = raw.contains(slot) ? Double(level(slot)) : 16 + Double(level(slot)) * 219 / 255
+            #expect(abs(mean - expected) < 4, "frame \(position) (slot \(slot)): luma \(mean), expected \(expected)")
+        }
+    }
+
     /// Frame `index`'s luma plane, decoded by FFmpeg's own ffmpeg tool.
     static func decodeGrey(_ file: String, index: Int) throws -> [UInt8] {
         let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", file, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",

@@ -10,7 +10,7 @@ import VidrecMedia
 ///
 /// Owns its handle. The corresponding C functions are `tjInitDecompress` and `tjDestroy`.
 final class TurboJPEGDecoder {
-    private let handle: tjhandle
+    private var handle: tjhandle
 
     /// Makes a decompressor.
     ///
@@ -66,8 +66,18 @@ final class TurboJPEGDecoder {
     }
 
     /// The decompressor's last error as an ``FFmpegError`` (EINVAL, with its text).
+    ///
+    /// The handle is then made anew: libjpeg-turbo 2.1 does not reset a decompressor whose
+    /// header read failed, and it fails every later JPEG (after a JPEG cut short in its
+    /// quantisation table, a whole one reads "Bogus DQT index 15"), so one corrupt frame
+    /// from a camera would end all decoding.
     private func failure(_ operation: String, _ subject: String) -> FFmpegError {
-        FFmpegError(operation, subject, code: cffmpeg_averror(EINVAL),
-                    hint: "libjpeg-turbo: " + (tjGetErrorStr2(handle).map { String(cString: $0) } ?? "no message"))
+        let error = FFmpegError(operation, subject, code: cffmpeg_averror(EINVAL),
+                                hint: "libjpeg-turbo: " + (tjGetErrorStr2(handle).map { String(cString: $0) } ?? "no message"))
+        if let fresh = tjInitDecompress() {
+            tjDestroy(handle)
+            handle = fresh
+        }
+        return error
     }
 }
