@@ -11,6 +11,11 @@ public struct SoundServer: Sendable, Equatable {
     /// The ALSA plug-in type that reaches it: `pipewire`, `pulse`.
     public let pluginType: String
 
+    /// PipeWire, through `pipewire-alsa`'s `pipewire` plug-in.
+    public static let pipeWire = SoundServer(name: "PipeWire", pluginType: "pipewire")
+    /// PulseAudio, through alsa-plugins' `pulse` plug-in.
+    public static let pulseAudio = SoundServer(name: "PulseAudio", pluginType: "pulse")
+
     /// The server behind the ALSA PCM `pcm`, if its definition in ALSA's configuration
     /// is one of the servers' plug-ins (`type pipewire`, `type pulse`); `nil` for a card
     /// (`hw:1,0`) or anything else. The corresponding C functions are
@@ -28,8 +33,8 @@ public struct SoundServer: Sendable, Equatable {
         guard snd_config_search(definition, "type", &typeNode) >= 0, snd_config_get_string(typeNode, &type) >= 0,
               let type else { return nil }
         switch String(cString: type) {
-        case "pipewire": return SoundServer(name: "PipeWire", pluginType: "pipewire")
-        case "pulse": return SoundServer(name: "PulseAudio", pluginType: "pulse")
+        case "pipewire": return .pipeWire
+        case "pulse": return .pulseAudio
         default: return nil
         }
     }

@@ -98,10 +98,12 @@ extension KernelDriverTests {
 
         /// Records 6 s of vivid with `mic` while a player plays bursts into the loopback
         /// card's playback `device` (``TonePlayer/init(burstsInto:)``): each burst sits in
-        /// the movie within a frame (1/15 s) of the instant it was played.
+        /// the movie within a frame (1/15 s) of the instant it was played. `prepare` is
+        /// given the recording's home before it starts.
         static func expectBurstsWhereTheyWerePlayed(into device: Int, mic: String, environment: [String: String] = [:],
-                                                    test: String = #function) throws {
+                                                    prepare: (String) throws -> Void = { _ in }, test: String = #function) throws {
             let home = try Home()
+            try prepare(home.path)
             let player = try TonePlayer(burstsInto: device)
             let playOrigin = try player.playOrigin()
             let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", mic, "--quality", "low", "--max", "6"],

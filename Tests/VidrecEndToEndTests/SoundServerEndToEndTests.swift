@@ -75,6 +75,16 @@ extension KernelDriverTests {
             #expect(outside.err.contains("run vidrec as a user service"), "\(outside.err)")
         }
 
+        /// Through a desktop's PulseAudio (``PulseAudioSession``) over the loopback card,
+        /// ALSA's `default` records, and sound lands where it was captured, within a
+        /// frame, as through PipeWire (vidrec dates each period by the plug-in's delay).
+        @Test func soundThroughPulseAudioIsPlacedWhereItWasCapturedWithinAFrame() throws {
+            let session = try PulseAudioSession(.loopbackCard)
+            try DeviceEndToEndTests.expectBurstsWhereTheyWerePlayed(into: 1, mic: "default", environment: session.environment,
+                                                                    prepare: PulseAudioSession.routeDefault(home:))
+            withExtendedLifetime(session) {}
+        }
+
         /// Through PipeWire, sound still lands where it was captured (vidrec dates each
         /// period by the server's delay, `snd_pcm_delay`): bursts played into the card
         /// at known instants sit in the movie within a frame of them (see

@@ -23,8 +23,8 @@ struct DevicesCommand: VidrecCommand {
         let microphones = MicrophoneDiscovery().microphones()
         let environment = ProcessInfo.processInfo.environment
         let server = SoundServerSource.find(environment: environment)
-        // A reachable PipeWire's own sources; PulseAudio's are not listed.
-        let sources = server.flatMap { $0.problem == nil && $0.server.pluginType == "pipewire" ? PipeWireSource.list(environment: environment) : nil }
+        // A reachable server's own sources.
+        let sources = server.flatMap { $0.problem == nil ? ServerAudioSource.list($0.server, environment: environment) : nil }
         if json {
             let object: [String: Any] = [
                 "cameras": cameras.enumerated().map { index, camera in [

@@ -1,32 +1,35 @@
 import Dispatch
 import Foundation
 import Synchronization
+import VidrecALSA
 import VidrecMedia
 
-/// An audio source a running PipeWire offers (a card's input, a Bluetooth headset, a
-/// virtual source), as `vidrec devices` lists it: ALSA's `pipewire` PCM records from it
-/// when given its node name (`--mic pipewire:NODE=<name>`).
+/// An audio source a running sound server offers (a card's input, a Bluetooth headset,
+/// a virtual source), as `vidrec devices` lists it, with the `--mic` that records from
+/// it through the server's ALSA plug-in: `pipewire:NODE=<name>` for PipeWire,
+/// `pulse:DEVICE=<name>` for PulseAudio.
 ///
-/// The list comes from `pw-dump` (Debian's `pipewire-bin`, installed with PipeWire),
-/// which prints the server's objects as JSON: ALSA's own device hints do not reach into
-/// the server, and linking libpipewire for a list would add a library to every
-/// installation for one command.
-struct PipeWireSource: Equatable {
-    /// The node's name (`node.name`), which `NODE=` takes.
+/// The list comes from the server's own command-line tool, which prints its objects as
+/// JSON: `pw-dump` (Debian's `pipewire-bin`, installed with PipeWire) and `pactl
+/// --format=json` (`pulseaudio-utils`, installed with PulseAudio). ALSA's own device
+/// hints do not reach into the server, and linking libpipewire or libpulse for a list
+/// would add a library to every installation for one command.
+struct ServerAudioSource: Equatable {
+    /// The server's name for the source (PipeWire's `node.name`, PulseAudio's source
+    /// name), which the plug-in's `NODE=` or `DEVICE=` takes.
     var name: String
-    /// What the desktop's sound settings call it (`node.description`).
+    /// What the desktop's sound settings call it.
     var description: String
     /// Whether it is the server's default source, the one `--mic default` records from.
     var isDefault: Bool
-
     /// The `--mic` value that records from this source.
-    var mic: String { "pipewire:NODE=\(name)" }
+    var mic: String
 
     /// The sources in `pw-dump`'s output: nodes of media class `Audio/Source` (and
     /// virtual sources), in the server's order, the default one marked from the
     /// `default` metadata's `default.audio.source`. `nil` for output that is not
     /// `pw-dump`'s.
-    static func sources(inDump data: Data) -> [PipeWireSource]? {
+    static func pipeWire(dump data: Data) -> [ServerAudioSource]? {
         guard let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return nil }
         var defaultName: String?
         for object in objects where object["type"] as? String == "PipeWire:Interface:Metadata" {
@@ -45,21 +48,60 @@ struct PipeWireSource: Equatable {
                   mediaClass == "Audio/Source" || mediaClass == "Audio/Source/Virtual",
                   let name = props["node.name"] as? String else { return nil }
             let description = props["node.description"] as? String ?? props["node.nick"] as? String ?? name
-            return PipeWireSource(name: name, description: TextSafety.printable(description), isDefault: name == defaultName)
+            return ServerAudioSource(name: name, description: TextSafety.printable(description), isDefault: name == defaultName,
+                                     mic: "pipewire:NODE=\(name)")
         }
     }
 
-    /// The sources of the PipeWire this process reaches (`environment` carries
-    /// `XDG_RUNTIME_DIR`), from `pw-dump`; `nil` when `pw-dump` is not installed, fails
-    /// or has not answered within `timeout` seconds.
-    static func list(environment: [String: String], timeout: Double = 10) -> [PipeWireSource]? {
+    /// The sources in `pactl --format=json list sources`' output (`sources`), without
+    /// the monitors of its sinks (what the machine plays, not a microphone), the default
+    /// one marked from `pactl --format=json info`'s `default_source_name` (`info`).
+    /// `nil` for output that is not pactl's.
+    static func pulseAudio(sources: Data, info: Data) -> [ServerAudioSource]? {
+        guard let objects = try? JSONSerialization.jsonObject(with: sources) as? [[String: Any]] else { return nil }
+        let server = (try? JSONSerialization.jsonObject(with: info)) as? [String: Any]
+        let defaultName = server?["default_source_name"] as? String
+        return objects.compactMap { object in
+            guard let name = object["name"] as? String else { return nil }
+            let properties = object["properties"] as? [String: Any] ?? [:]
+            // A monitor names its sink in `monitor_source` (empty for others).
+            if let sink = object["monitor_source"] as? String, !sink.isEmpty { return nil }
+            if properties["device.class"] as? String == "monitor" { return nil }
+            let description = object["description"] as? String ?? name
+            return ServerAudioSource(name: name, description: TextSafety.printable(description), isDefault: name == defaultName,
+                                     mic: "pulse:DEVICE=\(name)")
+        }
+    }
+
+    /// The sources of `server` as this process reaches it (`environment` carries
+    /// `XDG_RUNTIME_DIR`); `nil` when its tool is not installed, fails or has not
+    /// answered within `timeout` seconds.
+    static func list(_ server: SoundServer, environment: [String: String], timeout: Double = 10) -> [ServerAudioSource]? {
+        switch server.pluginType {
+        case "pipewire":
+            return output(of: "pw-dump", ["--no-colors"], environment: environment, timeout: timeout).flatMap { pipeWire(dump: $0) }
+        case "pulse":
+            guard let sources = output(of: "pactl", ["--format=json", "list", "sources"], environment: environment, timeout: timeout),
+                  let info = output(of: "pactl", ["--format=json", "info"], environment: environment, timeout: timeout) else {
+                return nil
+            }
+            return pulseAudio(sources: sources, info: info)
+        default:
+            return nil
+        }
+    }
+
+    /// What `tool`, found on `environment`'s `PATH`, prints when run with `arguments`;
+    /// `nil` when it is not there, fails, or has not finished within `timeout` seconds
+    /// (it is then killed).
+    private static func output(of tool: String, _ arguments: [String], environment: [String: String], timeout: Double) -> Data? {
         let paths = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
-        guard let executable = paths.map({ $0 + "/pw-dump" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard let executable = paths.map({ $0 + "/" + tool }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return nil
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--no-colors"]
+        process.arguments = arguments
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -82,6 +124,6 @@ struct PipeWireSource: Equatable {
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
-        return sources(inDump: data.withLock { $0 })
+        return data.withLock { $0 }
     }
 }
