@@ -3,7 +3,8 @@
 // vidrec: a command-line video recorder for Linux.
 //
 // Targets, from the bottom up (see README.md, "Architecture"):
-//   C*                 system libraries (FFmpeg, ALSA, libv4l2, libjpeg-turbo's TurboJPEG) and
+//   C*                 system libraries (FFmpeg, ALSA, libv4l2, libjpeg-turbo's TurboJPEG,
+//                      libmicrohttpd) and
 //                      shims for what Swift cannot import (libavfilter,
 //                      used only by the contact sheet, is loaded when first used); the
 //                      VERSION file, embedded
@@ -15,6 +16,7 @@
 //                      libavfilter/libswscale/libswresample)
 //   VidrecTestSources  the built-in test camera and test microphone
 //   VidrecV4L2/ALSA    the real camera and microphone
+//   VidrecHTTP         an HTTP server on libmicrohttpd (the browser viewfinder's)
 //   VidrecCore         the recording and save use cases (Recorder, AlbumSaver), presets, the
 //                      duration limiter, the capture session, the store and album
 //   VidrecCLI          the strict command-line parser, the commands (parse, call the core,
@@ -55,6 +57,8 @@ let package = Package(
         .target(name: "CVidrecVersion"),
         // libavfilter's headers, and the library loaded with dlopen on first use.
         .target(name: "CFFmpegFilters", dependencies: ["CFFmpeg"]),
+        // GNU libmicrohttpd (libmicrohttpd-dev), with shims for its variadic start call.
+        .target(name: "CHTTPServer", linkerSettings: [.linkedLibrary("microhttpd")]),
 
         .target(name: "VidrecSystem", dependencies: ["CSystemShims"]),
         .target(name: "VidrecMedia", dependencies: ["VidrecSystem"]),
@@ -64,6 +68,7 @@ let package = Package(
         .target(name: "VidrecV4L2", dependencies: ["VidrecSystem", "VidrecMedia", "CV4L2"]),
         .target(name: "VidrecALSA", dependencies: ["VidrecSystem", "VidrecMedia", "CALSA"]),
         .target(name: "VidrecCore", dependencies: ["VidrecSystem", "VidrecMedia", "CSystemShims"]),
+        .target(name: "VidrecHTTP", dependencies: ["CHTTPServer"]),
         .target(
             name: "VidrecCLI",
             dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "CVidrecVersion"]
@@ -73,6 +78,7 @@ let package = Package(
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecSystem", "VidrecMedia"]),
         .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecSystem", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
+        .testTarget(name: "VidrecHTTPTests", dependencies: ["VidrecHTTP"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecSystem", "VidrecMedia", "VidrecFFmpeg", "CSystemShims"]),
     ],
     swiftLanguageModes: [.v6]
