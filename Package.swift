@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "VidrecV4L2", dependencies: ["VidrecSystem", "VidrecMedia", "CV4L2"]),
         .target(name: "VidrecALSA", dependencies: ["VidrecSystem", "VidrecMedia", "CALSA"]),
         .target(name: "VidrecCore", dependencies: ["VidrecSystem", "VidrecMedia", "CSystemShims"]),
-        .target(name: "VidrecHTTP", dependencies: ["CHTTPServer"]),
+        .target(name: "VidrecHTTP", dependencies: ["VidrecSystem", "CHTTPServer"]),
         .target(
             name: "VidrecCLI",
             dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "CVidrecVersion"]
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecSystem", "VidrecMedia"]),
         .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecSystem", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
-        .testTarget(name: "VidrecHTTPTests", dependencies: ["VidrecHTTP"]),
+        .testTarget(name: "VidrecHTTPTests", dependencies: ["VidrecHTTP", "VidrecSystem"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecSystem", "VidrecMedia", "VidrecFFmpeg", "CSystemShims"]),
     ],
     swiftLanguageModes: [.v6]

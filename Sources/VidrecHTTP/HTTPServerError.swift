@@ -1,4 +1,5 @@
 import Glibc
+import VidrecSystem
 
 /// Why ``HTTPServer`` could not start listening.
 public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
@@ -25,6 +26,17 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
         case EACCES: return "cannot listen on \(place): \(reason); ports below 1024 need root: use a port from 1024 up"
         case EINVAL: return "cannot listen on \(place): \(reason); give a numeric IPv4 or IPv6 address"
         default: return "cannot listen on \(place): \(reason)"
+        }
+    }
+}
+
+extension HTTPServerError: ExitCoded {
+    /// 69 for a port or address that cannot be had (another program holds the port, the
+    /// address is not this machine's, a port below 1024 without root); 1 otherwise.
+    public var exitCode: ExitCode {
+        switch code {
+        case EADDRINUSE, EADDRNOTAVAIL, EACCES: .unavailable
+        default: .failure
         }
     }
 }

@@ -11,7 +11,10 @@ enum Curl {
 
     /// Runs `curl` with `arguments` (after its own: silent, headers to a file, a
     /// 20-s limit) for `url`.
-    static func run(_ url: String, _ arguments: [String] = []) throws -> Reply {
+    ///
+    /// - Parameter cutOff: a response the server ended without its end (curl's status
+    ///   18: a stream whose server stopped) is returned as far as it came.
+    static func run(_ url: String, _ arguments: [String] = [], cutOff: Bool = false) throws -> Reply {
         let folder = NSTemporaryDirectory() + "vidrec-curl-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -24,7 +27,7 @@ enum Curl {
         try process.run()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CurlError(message: message, status: process.terminationStatus) }
+        guard process.terminationStatus == 0 || (cutOff && process.terminationStatus == 18) else { throw CurlError(message: message, status: process.terminationStatus) }
         let lines = try String(contentsOfFile: folder + "/headers", encoding: .utf8).components(separatedBy: "\r\n")
         // The last response's status line (after a 100 Continue, for one).
         let statusLine = lines.last { $0.hasPrefix("HTTP/") } ?? ""
