@@ -1,0 +1,62 @@
+import Foundation
+
+/// The newest picture of the viewfinder, for everyone watching it: the viewfinder output
+/// publishes a small JPEG now and then, and each watcher (a browser's MJPEG stream)
+/// waits for one newer than the last it sent. A watcher never holds up the camera: a
+/// slow one skips pictures.
+///
+/// Guarded by one `NSCondition`; that is why the class is `@unchecked Sendable`.
+public final class ViewfinderFeed: @unchecked Sendable {
+    /// A published picture and its number (1, 2, …, in order).
+    public struct Picture: Sendable, Equatable {
+        /// The JPEG.
+        public let jpeg: Data
+        /// Its number, higher for newer pictures.
+        public let number: Int64
+    }
+
+    private let condition = NSCondition()
+    private var newest: Picture?
+    private var isClosed = false
+
+    /// Creates a feed with no picture yet.
+    public init() {}
+
+    /// Makes `jpeg` the newest picture and wakes every watcher.
+    public func publish(_ jpeg: Data) {
+        condition.lock()
+        defer { condition.unlock() }
+        newest = Picture(jpeg: jpeg, number: (newest?.number ?? 0) + 1)
+        condition.broadcast()
+    }
+
+    /// The newest picture if it is newer than `number` (`nil`: any), waiting up to
+    /// `timeout` seconds for one.
+    ///
+    /// - Returns: `nil` when none came in time, or the feed was closed.
+    public func picture(after number: Int64?, timeout: Double) -> Picture? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !isClosed {
+            if let newest, newest.number > (number ?? 0) { return newest }
+            guard condition.wait(until: deadline) else { return nil }
+        }
+        return nil
+    }
+
+    /// The newest picture, without waiting.
+    public var current: Picture? {
+        condition.lock()
+        defer { condition.unlock() }
+        return newest
+    }
+
+    /// Ends the feed: every watcher's wait returns `nil`, now and later.
+    public func close() {
+        condition.lock()
+        defer { condition.unlock() }
+        isClosed = true
+        condition.broadcast()
+    }
+}
