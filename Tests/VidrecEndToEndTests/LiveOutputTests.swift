@@ -64,6 +64,7 @@ import VidrecMedia
         // All 3 s are given at once: the output beside the file holds 2 s and then drops
         // video to the next keyframe, as a stream that cannot keep up does.
         let (encoder, reports) = try Self.record(into: file, live: url)
+        try server.waitUntilClientsLeft()
         server.stop()
         #expect(encoder.lostOutputs.isEmpty, "\(encoder.lostOutputs)")
         #expect(reports.first == "live stream \(url): publishing", "\(reports)")

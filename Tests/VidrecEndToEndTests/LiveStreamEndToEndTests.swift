@@ -18,6 +18,7 @@ extension EndToEndTests {
             #expect(result.code == 0, "\(result.err)")
             #expect(result.err.contains("vidrec: live stream \(url): publishing\n"), "\(result.err)")
             #expect(result.err.contains("vidrec: live stream \(url): sent 3.0 s of video\n"), "\(result.err)")
+            try server.waitUntilClientsLeft()
             server.stop()
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let received = try #require(server.recordings.first, "nginx recorded nothing")
@@ -46,6 +47,7 @@ extension EndToEndTests {
             #expect(result.code == 0, "\(result.err)")
             #expect(result.err.contains("→ copied"), "\(result.err)")
             #expect(result.err.contains("vidrec: live stream \(url): sent 3.0 s of video\n"), "\(result.err)")
+            try server.waitUntilClientsLeft()
             server.stop()
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let received = try #require(server.recordings.first, "nginx recorded nothing")
@@ -83,6 +85,7 @@ extension EndToEndTests {
             try Probe.expectStreamsEndTogether(file, frameRate: 15)
 
             // The server got a stream before it died and another after it came back.
+            try server.waitUntilClientsLeft()
             server.stop()
             let recordings = server.recordings
             try #require(recordings.count == 2, "\(recordings)")

@@ -88,6 +88,22 @@ final class RTMPServer {
         return names.filter { $0.hasSuffix(".flv") }.sorted().map { folder + "/recorded/" + $0 }
     }
 
+    /// Waits until every client that connected since nginx last started has
+    /// disconnected and nginx has dealt with all it sent (its log's "disconnect" lines):
+    /// a publisher that has closed its connection may have left data in the socket that
+    /// nginx has not read yet, and stopping nginx then would cut the recording short.
+    func waitUntilClientsLeft() throws {
+        let left = Poll.until { () -> Bool? in
+            let whole = (try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? ""
+            // What this nginx logged: after the last start's "using the … event method".
+            let log = whole.range(of: " event method", options: .backwards).map { String(whole[$0.upperBound...]) } ?? whole
+            let connected = log.components(separatedBy: " client connected ").count - 1
+            let disconnected = log.components(separatedBy: " disconnect, client: ").count - 1
+            return connected > 0 && disconnected >= connected ? true : nil
+        }
+        try #require(left == true, "a client stayed connected to nginx")
+    }
+
     /// Stops nginx gracefully (SIGQUIT: it closes its recordings) and waits until it is gone.
     func stop() {
         signaller?.send(SIGQUIT)
