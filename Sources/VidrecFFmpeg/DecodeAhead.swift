@@ -81,13 +81,6 @@ final class DecodeAhead: @unchecked Sendable {
         for thread in threads { thread.join() }
     }
 
-    /// Whether no frame is in the stage.
-    var isEmpty: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return inOrder.isEmpty
-    }
-
     /// Puts `input`, a JPEG for slot `frameIndex`, into the stage. Call ``next(waiting:)``
     /// until it returns `nil` after each call, so that the stage never holds more than
     /// ``depth`` frames.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One range of a file asked for with a `Range: bytes=…` header (RFC 9110 §14), as a
 /// browser's video player asks to seek: `bytes=a-b`, `bytes=a-` or `bytes=-n` (the last
 /// `n` bytes).
@@ -43,5 +45,3 @@ public struct ByteRange: Sendable, Equatable {
         return .range(ByteRange(offset: start, count: end - start + 1))
     }
 }
-
-import Foundation

@@ -70,14 +70,21 @@ import VidrecMP4
     /// them were left out, finishes the file and hands its path to `check`.
     static func record(_ pictures: [Data], settings: MovieSettings = settings, leftOut: Int64 = 0,
                        check: (String) throws -> Void) throws {
+        try record(frames: pictures.enumerated().map { frame($1, sequence: UInt64($0)) }, settings: settings, leftOut: leftOut, check: check)
+    }
+
+    /// Records `frames` (frame n in slot n) with `settings`, checks that `leftOut` of
+    /// them were left out, finishes the file and hands its path to `check`.
+    static func record(frames: [VideoFrame], settings: MovieSettings = settings, leftOut: Int64 = 0,
+                       check: (String) throws -> Void) throws {
         FFmpegLog.configure(level: nil)
         let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
         let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
-        for (index, picture) in pictures.enumerated() {
-            try output.appendVideo(frame(picture, sequence: UInt64(index)), frameIndex: Int64(index))
+        for (index, input) in frames.enumerated() {
+            try output.appendVideo(input, frameIndex: Int64(index))
         }
         try output.finish()
         #expect(output.leftOutFrames == leftOut)
@@ -199,37 +206,27 @@ import VidrecMP4
         let slots = 65, corrupt: Set = [7, 23, 24], raw = 40..<45
         // Neighbours (up to five apart) differ by 30 or more in full range.
         func level(_ slot: Int) -> Int { 16 + (slot * 37 % 64) * 3 }
-        FFmpegLog.configure(level: nil)
-        let folder = NSTemporaryDirectory() + "vidrec-mjpeg-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let fragmented = folder + "/movie.partial.mp4", final = folder + "/movie.mp4"
-        let output = try MovieEncoder.recordingFile(path: fragmented, settings: settings)
-        for slot in 0..<slots {
-            let input = raw.contains(slot)
+        let frames = try (0..<slots).map { slot in
+            raw.contains(slot)
                 ? Self.yuyvFrame(luma: UInt8(level(slot)), sequence: UInt64(slot))
                 : Self.frame(corrupt.contains(slot) ? Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00]) : try Self.jpeg(luma: UInt8(level(slot))),
                              sequence: UInt64(slot))
-            try output.appendVideo(input, frameIndex: Int64(slot))
         }
-        try output.finish()
-        #expect(output.leftOutFrames == Int64(corrupt.count))
-        try MovieFinalizer().finalize(fragmented, trimToCommonEnd: false)
-        try FileManager.default.moveItem(atPath: fragmented, toPath: final)
-
-        let kept = (0..<slots).filter { !corrupt.contains($0) }
-        // Every frame, one picture per packet, as stored (limited range).
-        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-fps_mode", "passthrough",
-                                                 "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]).output
-        let frameBytes = Self.width * Self.height * 3 / 2
-        try #require(data.count == kept.count * frameBytes, "\(data.count / frameBytes) frames, expected \(kept.count)")
-        let bytes = [UInt8](data)
-        for (position, slot) in kept.enumerated() {
-            let luma = bytes[position * frameBytes..<position * frameBytes + Self.width * Self.height]
-            let mean = Double(luma.reduce(0) { $0 + Int($1) }) / Double(luma.count)
-            // JPEGs are full range, converted to limited; YUYV is limited already.
-            let expected = raw.contains(slot) ? Double(level(slot)) : 16 + Double(level(slot)) * 219 / 255
-            #expect(abs(mean - expected) < 4, "frame \(position) (slot \(slot)): luma \(mean), expected \(expected)")
+        try Self.record(frames: frames, settings: settings, leftOut: Int64(corrupt.count)) { final in
+            let kept = (0..<slots).filter { !corrupt.contains($0) }
+            // Every frame, one picture per packet, as stored (limited range).
+            let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", final, "-fps_mode", "passthrough",
+                                                     "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]).output
+            let frameBytes = Self.width * Self.height * 3 / 2
+            try #require(data.count == kept.count * frameBytes, "\(data.count / frameBytes) frames, expected \(kept.count)")
+            let bytes = [UInt8](data)
+            for (position, slot) in kept.enumerated() {
+                let luma = bytes[position * frameBytes..<position * frameBytes + Self.width * Self.height]
+                let mean = Double(luma.reduce(0) { $0 + Int($1) }) / Double(luma.count)
+                // JPEGs are full range, converted to limited; YUYV is limited already.
+                let expected = raw.contains(slot) ? Double(level(slot)) : 16 + Double(level(slot)) * 219 / 255
+                #expect(abs(mean - expected) < 4, "frame \(position) (slot \(slot)): luma \(mean), expected \(expected)")
+            }
         }
     }
 
