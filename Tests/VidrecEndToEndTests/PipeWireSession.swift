@@ -50,6 +50,30 @@ final class PipeWireSession {
         try #require(source == true, "WirePlumber made no source of the loopback card")
     }
 
+    /// What PipeWire has said so far of sound that did not flow: the lines of its log
+    /// (at info level) about an xrun or a client too slow for its cycle. Each is a break
+    /// in what a client hears that is the server's own, not vidrec's (a guest far behind
+    /// under load).
+    var serverBreaks: [String] {
+        ((try? String(contentsOfFile: folder + "/pipewire.log", encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.contains("XRun!") || $0.contains("too slow!") }.map(String.init)
+    }
+
+    /// How many breaks ``serverBreaks`` stand for: PipeWire logs a node's xruns at most
+    /// so often, each line with the node's count so far (`XRun! … count:N`), so each
+    /// node's highest count, and each client too slow.
+    var serverBreakCount: Int {
+        var xruns: [String: Int] = [:]
+        var slow = 0
+        for line in serverBreaks {
+            if line.contains("too slow!") { slow += 1; continue }
+            let node = line.range(of: #"\([^)]*\) XRun!"#, options: .regularExpression).map { String(line[$0]) } ?? ""
+            let count = line.range(of: #"count:[0-9]+"#, options: .regularExpression).flatMap { Int(line[$0].dropFirst(6)) } ?? 1
+            xruns[node] = max(xruns[node] ?? 0, count)
+        }
+        return slow + xruns.values.reduce(0, +)
+    }
+
     deinit {
         // Newest first: WirePlumber, PipeWire, the bus (udevd stays for the next session).
         for (process, signal) in children.reversed() {
@@ -64,10 +88,13 @@ final class PipeWireSession {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.environment = environment
+        // PipeWire logs what it does at info level (an xrun among it).
+        process.environment = path.hasSuffix("/pipewire") ? environment.merging(["PIPEWIRE_DEBUG": "3"]) { $1 } : environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let log = folder + "/" + (path as NSString).lastPathComponent + ".log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
         try process.run()
         // udevd daemonizes itself and is left running; the others are stopped at deinit.
         if path.hasSuffix("udevd") { return }

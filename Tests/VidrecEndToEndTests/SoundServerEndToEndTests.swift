@@ -7,6 +7,13 @@ extension KernelDriverTests {
     /// and pipewire-alsa over the loopback card (``PipeWireSession``), as a desktop
     /// routes ALSA's `default`.
     @Suite struct SoundServerEndToEndTests {
+        /// The runs of consecutive block indexes in `indexes` (ascending).
+        static func runs(_ indexes: [Int]) -> [[Int]] {
+            indexes.reduce(into: [[Int]]()) { runs, index in
+                if let last = runs.last?.last, last + 1 == index { runs[runs.count - 1].append(index) } else { runs.append([index]) }
+            }
+        }
+
         @Test func theDefaultMicrophoneRecordsThroughPipeWireOnlyInTheSessionAndPipeWireHoldsTheCard() throws {
             let session = try PipeWireSession()
             let home = try Home()
@@ -40,8 +47,18 @@ extension KernelDriverTests {
             let loudness = blocks.map(\.amplitude).sorted()[blocks.count / 2]
             #expect(loudness > 100, "the tone is there: \(loudness)")
             let jumps = Probe.phaseJumps(blocks, minimumAmplitude: loudness / 2, tolerance: 0.6)
-            #expect(jumps.count <= 1, "phase jumps at blocks \(jumps)")
-            #expect(blocks.dropLast().filter { $0.amplitude < loudness / 2 }.isEmpty, "no quiet block")
+            // A break PipeWire logs itself (a client or the card's source too late for its
+            // cycle, under load: "client too slow!", "XRun!") is the server's, not vidrec's,
+            // which lost nothing it was given (the sidecar above): a jump in the tone, and
+            // at most a tenth of a second of the silence the server then sends. Each
+            // excuses one such break; on a quiet machine the server logs none.
+            let (breaks, breakCount) = (session.serverBreaks, session.serverBreakCount)
+            let quiet = blocks.indices.dropLast().filter { blocks[$0].amplitude < loudness / 2 }
+            let quietRuns = Self.runs(quiet)
+            print("theDefaultMicrophoneRecordsThroughPipeWire…: phase jumps \(jumps), quiet blocks \(quiet), the server's own breaks: \(breaks)")
+            #expect(jumps.count <= 1 + breakCount, "phase jumps at blocks \(jumps); the server's own breaks: \(breaks)")
+            #expect(quietRuns.count <= breakCount && quietRuns.allSatisfy { $0.count <= 5 },
+                    "quiet blocks \(quiet); the server's own breaks: \(breaks)")
 
             // PipeWire's own sources are listed, each with the --mic that records from it;
             // the default one (the card's device 0) records the tone once the recording
@@ -62,8 +79,15 @@ extension KernelDriverTests {
             let besideFile = try #require(beside.files(in: beside.pending, ending: ".mp4").first, "\(named.err)")
             let besideSamples = try Probe.decodedAudio(besideFile)
             #expect(besideSamples.count > 48000, "\(besideSamples.count) samples")
-            let heard = Probe.dominantFrequency(Array(besideSamples.suffix(48000)), rate: 48000)
-            #expect(abs(heard.hertz - 440) < 5 && heard.share > 0.8, "the tone through \(mic): \(heard)")
+            // The tone in every 20-ms block from half a second on, as loud as in the first
+            // recording. Measured block by block, not over one coherent second: a break
+            // the server makes under load (above) shifts the tone's phase, not its level.
+            let besideBlocks = Probe.toneBlocks(Array(besideSamples.dropFirst(24000)), frequency: 440, rate: 48000)
+            let besideQuiet = besideBlocks.indices.dropLast().filter { besideBlocks[$0].amplitude < loudness / 2 }
+            let besideSidecar = try beside.sidecar()
+            let newBreaks = session.serverBreakCount - breakCount
+            #expect(besideBlocks.count >= 100 && Self.runs(besideQuiet).count <= newBreaks && Self.runs(besideQuiet).allSatisfy { $0.count <= 5 },
+                    "the tone through \(mic): \(besideBlocks.count) blocks, quiet \(besideQuiet); silence inserted \(besideSidecar["insertedSilence"] ?? 0) s, at the end \(besideSidecar["closingSilence"] ?? 0) s; the server's breaks: \(session.serverBreaks)")
 
             withExtendedLifetime(tone) {}
 
