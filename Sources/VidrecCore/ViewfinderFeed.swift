@@ -1,4 +1,5 @@
 import Foundation
+import VidrecSystem
 
 /// The newest picture of the viewfinder, for everyone watching it: the viewfinder output
 /// publishes a small JPEG now and then, and each watcher (a browser's MJPEG stream)
@@ -18,6 +19,11 @@ public final class ViewfinderFeed: @unchecked Sendable {
     private let condition = NSCondition()
     private var newest: Picture?
     private var isClosed = false
+    /// When a watcher last asked for a picture (CLOCK_MONOTONIC, ns).
+    private var lastDemand: Int64?
+
+    /// How long a feed counts as watched after a watcher last asked (ns).
+    public static let watchedFor: Int64 = 3_000_000_000
 
     /// Creates a feed with no picture yet.
     public init() {}
@@ -38,11 +44,22 @@ public final class ViewfinderFeed: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
+        lastDemand = MonotonicClock.now()
         while !isClosed {
             if let newest, newest.number > (number ?? 0) { return newest }
             guard condition.wait(until: deadline) else { return nil }
         }
         return nil
+    }
+
+    /// Whether someone has asked for a picture in the last ``watchedFor``: a viewfinder
+    /// nobody watches encodes nothing (a Raspberry Pi recording unattended for days
+    /// spends no CPU on it).
+    public var isWatched: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let lastDemand else { return false }
+        return MonotonicClock.now() - lastDemand < Self.watchedFor
     }
 
     /// The newest picture, without waiting.

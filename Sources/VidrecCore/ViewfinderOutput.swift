@@ -54,10 +54,12 @@ public final class ViewfinderOutput: RecordingFeature, CaptureOutput {
 
     /// Encodes the frame in the first slot at or after each of the recording's
     /// `1 / picturesPerSecond` marks, and publishes it.
+    /// Nothing is encoded while nobody watches the feed (``ViewfinderFeed/isWatched``).
     public func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
+        let watched = feed.isWatched
         let jpeg = state.withLock { state -> Data? in
             state.encoder.observe(frame)
-            guard let rate = state.frameRate, frameIndex >= state.nextSlot else { return nil }
+            guard watched, let rate = state.frameRate, frameIndex >= state.nextSlot else { return nil }
             let interval = max(1, (rate * Rational(1, Int64(picturesPerSecond))).rounded)
             state.nextSlot = (frameIndex / interval + 1) * interval
             do {
@@ -70,6 +72,15 @@ public final class ViewfinderOutput: RecordingFeature, CaptureOutput {
             }
         }
         if let jpeg { feed.publish(jpeg) }
+    }
+
+    /// The output as the only one of a session that records nothing (the idle
+    /// viewfinder of `vidrec serve`): essential, so that the session runs, behind the
+    /// same dropping queue of two frames.
+    public func previewConnection(frameRate: Rational) -> OutputConnection {
+        state.withLock { $0.frameRate = frameRate }
+        return OutputConnection(output: self, policy: OutputPolicy(videoCapacity: 2, isEssential: true),
+                                threadName: "vidrec.viewfinder")
     }
 
     public func appendAudio(_ chunk: AudioChunk) throws {}

@@ -95,4 +95,50 @@ import VidrecSystem
         let pictures = seen.withLock { $0 }
         #expect(pictures == stride(from: 0, to: 90, by: 6).map { "slot \($0) width 2" }, "\(pictures)")
     }
+
+    /// A feed counts as watched only while someone asks for pictures; a recording whose
+    /// viewfinder nobody watches encodes none (and still loses no frame).
+    @Test func nothingIsEncodedWhileNobodyWatches() throws {
+        let feed = ViewfinderFeed()
+        #expect(!feed.isWatched)
+        let state = try TemporaryDirectory()
+        let store = try RecordingStore(stateDirectory: state.path + "/state")
+        let devices = ScriptedDevices(frames: 30, realTime: false)
+        let recorder = Recorder(store: store, devices: devices, outputs: devices,
+                                saver: AlbumSaver(store: store, manifest: AlbumManifest(stateDirectory: state.path + "/state"),
+                                                  finalizer: RenameOnly()),
+                                freeSpace: { _ in nil })
+        var request = RecordingRequest(preset: ScriptedDevices.preset(), duration: DurationLimit(parsing: "1"),
+                                       save: nil, startTime: Date(), pid: getpid())
+        request.features = [ViewfinderOutput(feed: feed, encoder: SlotEncoder(), width: 640, picturesPerSecond: 5)]
+        let report = try recorder.record(request)
+        #expect(report.endedWell && report.outcome.videoFrames == 30)
+        #expect(feed.current == nil)
+        #expect(feed.picture(after: nil, timeout: 0) == nil)
+        #expect(feed.isWatched)
+    }
+
+    /// The idle viewfinder: the camera alone in a session, its pictures published while
+    /// watched, in order; a camera that ends ends the preview, which says why.
+    @Test func aPreviewPublishesTheCamerasPicturesAndEndsWithTheCamera() throws {
+        let feed = ViewfinderFeed()
+        _ = feed.picture(after: nil, timeout: 0)
+        let devices = ScriptedDevices(frames: 30, ending: .some(SystemError("VIDIOC_DQBUF", "/dev/video0", errno: ENODEV)),
+                                      microphone: false, realTime: true)
+        let preview = try ViewfinderPreview(devices: devices, video: ScriptedDevices.preset().settings.video,
+                                            output: ViewfinderOutput(feed: feed, encoder: SlotEncoder(), width: 640, picturesPerSecond: 5))
+        var seen: [String] = []
+        var last: Int64?
+        while seen.count < 5, let picture = feed.picture(after: last, timeout: 60) {
+            seen.append(String(decoding: picture.jpeg, as: UTF8.self))
+            last = picture.number
+        }
+        #expect(seen == stride(from: 0, to: 30, by: 6).map { "slot \($0) width 2" }, "\(seen)")
+        // Polled: the preview's thread says when the session has ended.
+        let deadline = Date(timeIntervalSinceNow: 120)
+        while preview.ended == nil, Date() < deadline { usleep(10_000) }
+        let ended = try #require(preview.ended)
+        #expect("\(ended.map { "\($0)" } ?? "")".contains("No such device"), "\(String(describing: ended))")
+        preview.stop()
+    }
 }

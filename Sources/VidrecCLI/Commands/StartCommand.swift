@@ -66,6 +66,8 @@ struct StartCommand: VidrecCommand {
         let (request, besideTheFile, controlProblem) = try makeRequest(context, failure: report, after: after, followSaved: followSaved)
         // The photo output `vidrec snap` asks while the camera records.
         let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
+        // The viewfinder `vidrec serve` asks for.
+        let viewfinder = request.features.lazy.compactMap { $0 as? ViewfinderOutput }.first
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     controls: options.controls, keepControls: options.keepControls) {
             context.err("vidrec: \($0)\n")
@@ -90,7 +92,8 @@ struct StartCommand: VidrecCommand {
                     context.err("vidrec: no control socket (\(controlProblem)); 'vidrec snap', 'switch', 'trigger', 'pause' and 'resume' cannot reach this recording\n")
                 }
                 control = request.controlSocket(id: id).flatMap { path in
-                    controlServer(at: path, photos: store.directory, photoOutput: photoOutput, recorder: recorder,
+                    controlServer(at: path, photos: store.directory, photoOutput: photoOutput, viewfinder: viewfinder?.feed,
+                                  progress: { latest.withLock { $0 } }, recorder: recorder,
                                   camera: sources.first ?? "the camera", warn: context.err)
                 }
                 let until = limit.map { "for \($0)" } ?? "until stopped"
@@ -269,10 +272,11 @@ struct StartCommand: VidrecCommand {
 
     /// The recording's control socket, through which `vidrec snap` takes photos from it
     /// (into the pending folder `photos`, and nowhere else), `vidrec switch` moves it
-    /// to another camera, and the ``RecordingControls`` (`trigger`, `pause`, `resume`)
-    /// are answered. A socket that cannot be made costs only that: the recording
+    /// to another camera, `vidrec serve` watches its `viewfinder`, and the
+    /// ``RecordingControls`` (`trigger`, `pause`, `resume`) are answered. A socket that cannot be made costs only that: the recording
     /// goes on, and says so.
-    func controlServer(at path: String, photos: String, photoOutput: PhotoOutput?, recorder: Recorder, camera: String,
+    func controlServer(at path: String, photos: String, photoOutput: PhotoOutput?, viewfinder: ViewfinderFeed?,
+                       progress: @escaping @Sendable () -> SessionProgress?, recorder: Recorder, camera: String,
                        warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
         let fit = options.fit
         let current = Mutex(camera)
@@ -296,6 +300,12 @@ struct StartCommand: VidrecCommand {
                         current.withLock { $0 = use.camera }
                         warn(String(format: "vidrec: switched to %@ at %.3f s\n", use.camera, use.from))
                         return ControlReply(camera: use.camera, mode: use.mode, from: use.from)
+                    case "viewfinder":
+                        guard let viewfinder else { throw PhotoError.notRecording }
+                        // Within the socket's wait for a reply.
+                        let picture = request.watch == false ? nil : viewfinder.picture(after: request.after, timeout: 1)
+                        return ControlReply(camera: current.withLock { $0 }, picture: picture?.jpeg, number: picture?.number,
+                                            progress: progress())
                     default:
                         if let control = RecordingControls.named(request.command) {
                             return try control.answer(request, ControlledRecording(recorder: recorder, warn: warn))

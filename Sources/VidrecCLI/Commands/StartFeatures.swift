@@ -11,6 +11,11 @@ enum StartFeatures {
         StartFeature(arguments: []) { _, _ in
             { _ in .init(PhotoOutput(encoder: PhotoEncoder())) }
         },
+        // The viewfinder `vidrec serve` shows, asked over the control socket: every
+        // recording has one, which encodes nothing while nobody watches.
+        StartFeature(arguments: []) { _, _ in
+            { _ in .init(ViewfinderOutput(feed: ViewfinderFeed(), encoder: PhotoEncoder())) }
+        },
         // --trigger motion[=N]: a recording waiting for triggers is also triggered by
         // motion in the picture (StartOptions turns --pre/--post on for it).
         StartFeature(arguments: [

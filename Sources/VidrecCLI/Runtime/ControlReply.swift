@@ -1,3 +1,6 @@
+import Foundation
+import VidrecCore
+
 /// A running recording's answer to a ``ControlRequest``, as one JSON line: what was
 /// done, or the error in words.
 struct ControlReply: Codable, Sendable {
@@ -16,4 +19,10 @@ struct ControlReply: Codable, Sendable {
     var from: Double?
     /// Whether a pause or a resume changed anything (`false`: it was already so).
     var changed: Bool?
+    /// `viewfinder`: the newest picture (a JPEG; base64 in the JSON) and its number,
+    /// absent when none newer came within the wait.
+    var picture: Data?
+    var number: Int64?
+    /// `viewfinder`: how the recording stands (time, size, drops).
+    var progress: SessionProgress?
 }

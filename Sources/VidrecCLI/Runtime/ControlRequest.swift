@@ -1,9 +1,10 @@
 /// What another vidrec asks a running recording over its control socket, as one JSON
 /// line: `{"command":"snap","path":"…/ID.partial.jpg","width":1280}`,
-/// `{"command":"switch","camera":"1"}`.
+/// `{"command":"switch","camera":"1"}`, `{"command":"viewfinder","after":12}`.
 struct ControlRequest: Codable, Sendable {
     /// `snap`: take a photo from the running camera; `switch`: go on recording from
-    /// another camera.
+    /// another camera; `viewfinder`: the newest small picture of the recorded frames,
+    /// with the recording's progress.
     var command: String
     /// Where the photo goes (a file in the pending area).
     var path: String?
@@ -11,4 +12,10 @@ struct ControlRequest: Codable, Sendable {
     var width: Int?
     /// The camera to switch to, as `--camera` names one.
     var camera: String?
+    /// `viewfinder`: the number of the last picture the asker has (`nil`: none); the
+    /// reply waits up to a second for a newer one.
+    var after: Int64?
+    /// `viewfinder`: `false` asks for the progress alone, without watching (a recording
+    /// whose viewfinder nobody watches encodes no pictures).
+    var watch: Bool?
 }
