@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "VidrecHTTP", dependencies: ["VidrecSystem", "CHTTPServer"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "CVidrecVersion"]
+            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "VidrecHTTP", "CVidrecVersion"]
         ),
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
 

@@ -13,7 +13,7 @@ public enum VidrecCLI {
 
     static var commands: [any VidrecCommand.Type] { [
         StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self] + RecordingControls.commands + [StatusCommand.self, SaveCommand.self, DiscardCommand.self,
-        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ServiceCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, UploadCommand.self, CompletionsCommand.self, ManualCommand.self,
+        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ServiceCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, ServeCommand.self, UploadCommand.self, CompletionsCommand.self, ManualCommand.self,
     ] }
 
     static var helpSpec: CommandSpec {

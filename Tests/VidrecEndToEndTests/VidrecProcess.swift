@@ -55,6 +55,9 @@ final class VidrecProcess {
         return false
     }
 
+    /// What ``waitForError(containing:timeout:)`` has read of stderr so far.
+    var errorSoFar: String { errText }
+
     func wait() -> (code: Int32, out: String, err: String) {
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()

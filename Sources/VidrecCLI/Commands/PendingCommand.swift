@@ -19,21 +19,7 @@ struct PendingCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let entries = try context.store().list()
-        var rows: [[String: Any]] = []
-        for entry in entries {
-            var duration = entry.sidecar.duration
-            if !entry.isPhoto, entry.state == .interrupted || entry.state == .recording {
-                // Whatever the fragments written so far hold.
-                duration = try? MovieProbe().inspect(entry.partialPath).playableDuration
-            }
-            rows.append([
-                "id": entry.id, "state": entry.state.rawValue, "preset": entry.sidecar.preset,
-                "duration": duration ?? 0, "bytes": entry.bytes, "file": FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath,
-                "startTime": entry.sidecar.startTime, "droppedFrames": entry.sidecar.droppedFrames ?? 0,
-                "kind": entry.isPhoto ? "photo" : "video", "rebuilt": entry.sidecar.rebuilt ?? false,
-            ])
-        }
+        let rows = try PendingCommand.rows(try context.store())
         if json {
             try context.printJSON(rows)
             return .success
@@ -55,5 +41,24 @@ struct PendingCommand: VidrecCommand {
             context.out("* its sidecar was damaged or missing and was made again from the file; 'vidrec save' keeps it\n")
         }
         return .success
+    }
+
+    /// The pending recordings and photos as JSON rows (also `vidrec serve`'s).
+    static func rows(_ store: RecordingStore) throws -> [[String: Any]] {
+        var rows: [[String: Any]] = []
+        for entry in try store.list() {
+            var duration = entry.sidecar.duration
+            if !entry.isPhoto, entry.state == .interrupted || entry.state == .recording {
+                // Whatever the fragments written so far hold.
+                duration = try? MovieProbe().inspect(entry.partialPath).playableDuration
+            }
+            rows.append([
+                "id": entry.id, "state": entry.state.rawValue, "preset": entry.sidecar.preset,
+                "duration": duration ?? 0, "bytes": entry.bytes, "file": FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath,
+                "startTime": entry.sidecar.startTime, "droppedFrames": entry.sidecar.droppedFrames ?? 0,
+                "kind": entry.isPhoto ? "photo" : "video", "rebuilt": entry.sidecar.rebuilt ?? false,
+            ])
+        }
+        return rows
     }
 }

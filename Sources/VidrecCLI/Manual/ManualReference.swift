@@ -10,7 +10,8 @@ enum ManualReference {
         ("photo album", "`--album DIR` (with `snap --save` or when saving a photo), else `$VIDREC_PHOTOS`, else `$XDG_PICTURES_DIR/vidrec`, else `~/Pictures/vidrec`"),
         ("poster frames", "`.thumbnails/NAME.jpg` inside the album folder, made at each save"),
         ("upload queue", "`$XDG_STATE_HOME/vidrec/uploads/ID.json` (mode 0700 folder), one file per upload until its copy is verified; `vidrec upload --list` shows them"),
-        ("control socket", "`ID-PID.sock` in `$XDG_RUNTIME_DIR/vidrec` (else `/run/user/UID/vidrec`, else `$TMPDIR/vidrec-UID` or `/tmp/vidrec-UID`; a 0700 folder, the socket 0600, named in the sidecar) while a recording runs: how `vidrec snap`, `switch`, `trigger`, `pause` and `resume` reach it. It never lives in the pending folder, which may be on a share (NFS, CIFS, 9p) that cannot hold a socket"),
+        ("control socket", "`ID-PID.sock` in `$XDG_RUNTIME_DIR/vidrec` (else `/run/user/UID/vidrec`, else `$TMPDIR/vidrec-UID` or `/tmp/vidrec-UID`; a 0700 folder, the socket 0600, named in the sidecar) while a recording runs: how `vidrec snap`, `switch`, `trigger`, `pause`, `resume` and `serve` reach it. It never lives in the pending folder, which may be on a share (NFS, CIFS, 9p) that cannot hold a socket"),
+        ("serve token", "`$XDG_STATE_HOME/vidrec/serve-token` (mode 0600): the token `vidrec serve` asks every browser for, made at its first start; delete it to make a new one"),
         ("your presets", "`$XDG_CONFIG_HOME/vidrec/presets/NAME.json` (default `~/.config/vidrec/presets`)"),
         ("systemd units", "`$XDG_CONFIG_HOME/systemd/user/vidrec-NAME.timer` and `vidrec-NAME.service` (default `~/.config/systemd/user`), written by `schedule --systemd --install` and `service --install`"),
         ("built-in presets", "`$VIDREC_PRESETS_DIR`, else `PREFIX/share/vidrec/presets` beside the installed binary, else the `presets/` folder of the source tree the binary was built in"),
@@ -38,5 +39,6 @@ enum ManualReference {
         ("Keep 5 s before a trigger and 10 s after, triggered by motion:", "vidrec start --pre 5 --post 10 --trigger motion --save"),
         ("Take a photo, also while a recording runs:", "vidrec snap --save"),
         ("Store a webcam's own H.264 without re-encoding:", "vidrec start --camera c920 --video copy --max 60"),
+        ("Watch the camera and record from a browser on this machine (open the address it prints):", "vidrec serve --quality medium"),
     ]
 }

@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+import Glibc
+import VidrecCore
+import VidrecHTTP
+import VidrecMedia
+import VidrecSystem
+
+/// `vidrec serve`: the camera's viewfinder and remote in a browser (``ServeRoutes``,
+/// ``ServePage``), on the machine or from a phone.
+struct ServeCommand: VidrecCommand {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Show the camera's viewfinder and a remote (record, stop, photo, pending, album) in a browser.",
+        discussion: """
+        Open the address it prints (it ends in ?token=…). The viewfinder shows the camera \
+        while a browser watches it (the camera is free again 3 s after the last one \
+        leaves), and the recording's own picture while one runs, whoever started it. \
+        Recordings and photos from the page are ordinary ones: 'vidrec status' and \
+        'vidrec stop' see them, and a recording goes on when the server stops. Listens on \
+        127.0.0.1 unless --listen says otherwise; every request needs the token, kept in \
+        $XDG_STATE_HOME/vidrec/serve-token (0600; delete it to make a new one). Beyond \
+        this machine, use --tls-cert and --tls-key: without TLS anyone on the way can read \
+        the token.
+        """,
+        arguments: StartOptions.cameraArguments + [
+            .option("mic", value: "mic", help: "The microphone a recording from the page uses (as for 'vidrec start'). (default: default)"),
+            .option("quality", value: "preset", short: "q", help: "The preset the page offers first; the viewfinder asks the camera for its size and rate. (default: medium)"),
+            .option("listen", value: "address:port", help: "Where to listen: 127.0.0.1:8080, 0.0.0.0:8080 (every IPv4 address: reachable from the network), [::1]:8080, or a port alone on 127.0.0.1; port 0 takes a free one. (default: 127.0.0.1:8080)"),
+            .option("tls-cert", value: "file", help: "Speak HTTPS with this certificate (PEM); needs --tls-key."),
+            .option("tls-key", value: "file", help: "The certificate's private key (PEM)."),
+        ])
+
+    /// The default port.
+    static let defaultPort: UInt16 = 8080
+
+    var camera: String
+    var cameraFormat: PixelFormat?
+    var microphone: String
+    var quality: String
+    var address: String
+    var port: UInt16
+    var tls: (certificate: String, key: String)?
+
+    init(_ arguments: ParsedArguments) throws(ParserError) {
+        camera = arguments[option: "camera"] ?? "default"
+        cameraFormat = try StartOptions.cameraFormat(arguments, camera: camera)
+        if camera == "none" {
+            throw .invalidValue(camera, for: "--camera <camera>", reason: "the viewfinder needs a picture; name a camera, or leave --camera out")
+        }
+        microphone = arguments[option: "mic"] ?? "default"
+        quality = arguments[option: "quality"] ?? "medium"
+        let listen = arguments[option: "listen"] ?? "127.0.0.1:\(ServeCommand.defaultPort)"
+        guard let (address, port) = ServeCommand.listenAddress(listen) else {
+            throw .invalidValue(listen, for: "--listen <address:port>", reason: "give a numeric address and a port from 0 to 65535, such as 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080, or a port alone")
+        }
+        (self.address, self.port) = (address, port)
+        switch (arguments[option: "tls-cert"], arguments[option: "tls-key"]) {
+        case let (certificate?, key?): tls = (certificate, key)
+        case (nil, nil): tls = nil
+        case (_?, nil): throw .conflicting("--tls-cert <file>", "no --tls-key (give both)")
+        case (nil, _?): throw .conflicting("--tls-key <file>", "no --tls-cert (give both)")
+        }
+    }
+
+    /// `ADDRESS:PORT`, `[IPv6]:PORT` or `PORT` (on 127.0.0.1), checked: a numeric address
+    /// and a port from 0 (a free one, chosen by the kernel and printed) to 65535.
+    static func listenAddress(_ text: String) -> (address: String, port: UInt16)? {
+        var address = "127.0.0.1", portText = text
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            address = String(text[text.index(after: text.startIndex)..<close])
+            portText = String(text[text.index(close, offsetBy: 2)...])
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET6, address, &v6) == 1 else { return nil }
+        } else if let colon = text.lastIndex(of: ":") {
+            address = String(text[..<colon])
+            portText = String(text[text.index(after: colon)...])
+            var v4 = in_addr()
+            guard inet_pton(AF_INET, address, &v4) == 1 else { return nil }
+        }
+        guard let port = UInt16(portText), portText.allSatisfy(\.isASCII) else { return nil }
+        return (address, port)
+    }
+
+    /// Whether `address` is this machine's loopback (reachable from it alone).
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1"
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        // The preset is checked now: a bad --quality is said before anything listens.
+        let preset = try context.presetLibrary.preset(named: quality)
+        if let tls {
+            for (option, path) in [("--tls-cert", tls.certificate), ("--tls-key", tls.key)] where !FileManager.default.isReadableFile(atPath: path) {
+                throw CLIError("cannot read \(option) \(path); give a readable PEM file", .noInput)
+            }
+        }
+        let token = try ServeToken.load(from: context.paths.stateDirectory + "/serve-token")
+        let store = try context.store()
+        let (camera, cameraFormat, err) = (camera, cameraFormat, context.err)
+        SignalWatcher.blockSignals()
+        let viewfinder = ServeViewfinder(store: store, devices: {
+            SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none") { _ in }
+        }, video: preset.settings.video)
+        var deviceArguments = ["--camera=\(camera)", "--mic=\(microphone)"]
+        if let cameraFormat { deviceArguments.append("--camera-format=\(cameraFormat.rawValue)") }
+        let routes = ServeRoutes(token: token, viewfinder: viewfinder, context: context, deviceArguments: deviceArguments,
+                                 quality: preset.name, isSecure: tls != nil)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(address: address, port: port, tls: tls.map { (try Self.pem($0.certificate), try Self.pem($0.key)) },
+                                    handler: routes.handle)
+        } catch {
+            viewfinder.stop()
+            throw error
+        }
+        let host = address.contains(":") ? "[\(address)]" : address
+        let scheme = tls == nil ? "http" : "https"
+        err("vidrec: serving \(scheme)://\(host):\(server.port)/?token=\(token.value) (the token is kept in \(token.path)); Ctrl-C stops\n")
+        if !ServeCommand.isLoopback(address), tls == nil {
+            err("vidrec: listening beyond this machine without TLS: anyone on the network path can read the token and the pictures; give --tls-cert and --tls-key, or listen on 127.0.0.1 and reach it through an SSH tunnel\n")
+        }
+        let stopping = DispatchSemaphore(value: 0)
+        _ = SignalWatcher { signal in
+            if signal != SIGUSR1 { stopping.signal() }
+        }
+        stopping.wait()
+        server.stop()
+        viewfinder.stop()
+        for recording in store.runningRecordings() {
+            err("vidrec: recording \(recording.id) goes on; 'vidrec stop' ends it\n")
+        }
+        err("vidrec: stopped serving\n")
+        return .success
+    }
+
+    /// The PEM text of `path`.
+    private static func pem(_ path: String) throws -> String {
+        do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw CLIError("cannot read \(path): \(error.localizedDescription)", .noInput)
+        }
+    }
+}

@@ -1,0 +1,217 @@
+/// The page `vidrec serve` shows: one HTML document and its script, built into the
+/// binary, with no framework and no fetch from anywhere else. The viewfinder is an
+/// `<img>` of the MJPEG stream (every browser plays it); the buttons post to `/api/…`
+/// with the token from the page's `<meta>`; the lists come from `/api/state`, once a
+/// second.
+enum ServePage {
+    /// What the page may load: only from this server (the script too; the viewfinder and
+    /// the files are its own), and it may not be framed by another site.
+    static let contentSecurityPolicy =
+        "default-src 'self'; img-src 'self'; media-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+    /// `text` with HTML's special characters escaped.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+
+    /// The page, with the token its script sends and the preset it offers first.
+    static func html(token: String, quality: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="vidrec-token" content="\(escaped(token))">
+        <meta name="vidrec-quality" content="\(escaped(quality))">
+        <title>vidrec</title>
+        <style>
+        body { font-family: system-ui, sans-serif; margin: 0; background: #111; color: #eee; }
+        header, section { padding: 0.5rem 1rem; }
+        #view { width: 100%; max-width: 800px; background: #000; display: block; margin: 0 auto; min-height: 120px; }
+        #status { text-align: center; font-variant-numeric: tabular-nums; }
+        #status.recording { color: #f55; }
+        .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; justify-content: center; align-items: center; }
+        button { font-size: 1rem; padding: 0.5rem 1rem; border-radius: 0.4rem; border: 1px solid #666; background: #222; color: #eee; }
+        button.record { background: #a00; border-color: #f55; }
+        input, select { font-size: 1rem; padding: 0.3rem; }
+        #message { text-align: center; min-height: 1.2rem; color: #fc6; }
+        ul { list-style: none; padding: 0; }
+        li { padding: 0.3rem 0; border-bottom: 1px solid #333; }
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 0.5rem; }
+        .grid a { color: #ccc; text-decoration: none; font-size: 0.85rem; word-break: break-all; }
+        .grid img { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; background: #333; display: block; }
+        #player video, #player img { width: 100%; max-width: 800px; display: block; margin: 0 auto; }
+        </style>
+        </head>
+        <body>
+        <header><strong>vidrec</strong> <span id="camera"></span></header>
+        <img id="view" src="/viewfinder.mjpg" alt="viewfinder">
+        <div id="status">…</div>
+        <section class="controls">
+          <label>Quality <select id="quality"></select></label>
+          <label>Max <input id="max" type="number" min="1" step="any" placeholder="seconds" size="6"></label>
+          <button id="start" class="record">Record</button>
+          <button id="stop">Stop</button>
+          <button id="snap">Photo</button>
+        </section>
+        <div id="message" role="status"></div>
+        <section><h2>Pending</h2><ul id="pending"></ul></section>
+        <section><h2>Album</h2><div id="player"></div><div id="album" class="grid"></div></section>
+        <script src="/app.js"></script>
+        </body>
+        </html>
+        """
+    }
+
+    /// The page's script.
+    static let script = #"""
+    "use strict";
+    const token = document.querySelector('meta[name="vidrec-token"]').content;
+    const $ = (id) => document.getElementById(id);
+    let presetsShown = "", pendingShown = "", albumShown = "";
+
+    function say(text) { $("message").textContent = text || ""; }
+
+    async function post(action, fields) {
+      const response = await fetch("/api/" + action, {
+        method: "POST", headers: { "Content-Type": "application/json", "X-Vidrec-Token": token },
+        body: JSON.stringify(fields || {}),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) { say(answer.error || ("failed: " + response.status)); return null; }
+      say(answer.message || "");
+      refresh();
+      return answer;
+    }
+
+    function clock(seconds) {
+      const s = Math.floor(seconds), m = Math.floor(s / 60);
+      return String(m).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+    }
+
+    function size(bytes) {
+      if (bytes >= 1e9) return (bytes / 1e9).toFixed(1) + " GB";
+      if (bytes >= 1e6) return (bytes / 1e6).toFixed(1) + " MB";
+      return Math.round(bytes / 1e3) + " kB";
+    }
+
+    function button(label, action) {
+      const b = document.createElement("button");
+      b.textContent = label;
+      b.addEventListener("click", action);
+      return b;
+    }
+
+    function show(state) {
+      const view = state.viewfinder || {};
+      $("camera").textContent = view.camera ? (view.camera + (view.mode ? " · " + view.mode : "")) : "";
+      const status = $("status");
+      if (state.recording) {
+        const r = state.recording;
+        status.className = "recording";
+        status.textContent = "● REC " + r.id + " " + clock(r.elapsed || 0)
+          + (r.maxDuration ? " / " + clock(r.maxDuration) : "") + " · " + size(r.bytes || 0)
+          + (r.droppedFrames ? " · " + r.droppedFrames + " dropped" : "") + (r.paused ? " · paused" : "");
+      } else {
+        status.className = "";
+        status.textContent = view.problem ? view.problem : (view.source === "preview" ? "preview" : "…");
+      }
+      $("start").disabled = !!state.recording;
+      $("stop").disabled = !state.recording;
+      const presets = (state.presets || []).join(",");
+      if (presets !== presetsShown) {
+        presetsShown = presets;
+        const select = $("quality");
+        select.replaceChildren();
+        for (const name of state.presets || []) {
+          const option = document.createElement("option");
+          option.value = option.textContent = name;
+          if (name === state.quality) option.selected = true;
+          select.appendChild(option);
+        }
+      }
+      // A list is drawn again only when it changed: a name being typed stays.
+      const pendingNow = JSON.stringify(state.pending || []), albumNow = JSON.stringify(state.album || []);
+      if (pendingNow !== pendingShown) { pendingShown = pendingNow; showPending(state.pending || []); }
+      if (albumNow !== albumShown) { albumShown = albumNow; showAlbum(state.album || []); }
+    }
+
+    function showPending(items) {
+      const pending = $("pending");
+      // Names being typed are kept (a recording's row changes every second).
+      const typed = {};
+      for (const field of pending.querySelectorAll("input.name")) typed[field.closest("li").dataset.id] = field.value;
+      pending.replaceChildren();
+      for (const item of items) {
+        const li = document.createElement("li");
+        li.dataset.id = item.id;
+        const link = document.createElement("a");
+        link.href = "/media/pending/" + encodeURIComponent(item.id);
+        link.textContent = item.id + " · " + item.kind + " · " + item.state
+          + (item.kind === "video" ? " · " + (item.duration || 0).toFixed(1) + " s" : "") + " · " + size(item.bytes || 0);
+        li.appendChild(link);
+        if (item.state !== "recording") {
+          const name = document.createElement("input");
+          name.placeholder = "name";
+          name.className = "name";
+          name.value = typed[item.id] || "";
+          li.append(" ", name, " ",
+            button("Save", () => post("save", { id: item.id, name: name.value })), " ",
+            button("Discard", () => post("discard", { id: item.id })));
+        }
+        pending.appendChild(li);
+      }
+    }
+
+    function showAlbum(items) {
+      const album = $("album");
+      album.replaceChildren();
+      for (const item of items) {
+        const link = document.createElement("a");
+        link.href = "#";
+        link.dataset.name = item.name;
+        const poster = document.createElement("img");
+        poster.alt = "";
+        poster.loading = "lazy";
+        poster.src = (item.kind === "photo" ? "/media/album/" : "/media/poster/") + encodeURIComponent(item.name);
+        link.append(poster, item.name + (item.duration ? " · " + item.duration.toFixed(1) + " s" : ""));
+        link.addEventListener("click", (event) => { event.preventDefault(); open(item); });
+        album.appendChild(link);
+      }
+    }
+
+    function open(item) {
+      const player = $("player");
+      player.replaceChildren();
+      const source = "/media/album/" + encodeURIComponent(item.name);
+      if (item.kind === "photo") {
+        const img = document.createElement("img");
+        img.src = source;
+        player.appendChild(img);
+      } else {
+        const video = document.createElement("video");
+        video.id = "movie";
+        video.controls = true;
+        video.preload = "metadata";
+        video.src = source;
+        player.appendChild(video);
+      }
+    }
+
+    async function refresh() {
+      try {
+        const response = await fetch("/api/state", { headers: { "X-Vidrec-Token": token } });
+        if (response.ok) show(await response.json());
+      } catch (error) { say("the server does not answer"); }
+    }
+
+    $("start").addEventListener("click", () => post("start", { quality: $("quality").value, max: $("max").value }));
+    $("stop").addEventListener("click", () => post("stop", {}));
+    $("snap").addEventListener("click", () => post("snap", {}));
+    refresh();
+    setInterval(refresh, 1000);
+    """#
+}

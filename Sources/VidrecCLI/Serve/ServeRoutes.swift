@@ -1,0 +1,236 @@
+import Foundation
+import VidrecCore
+import VidrecHTTP
+import VidrecSystem
+
+/// What `vidrec serve` answers, request by request:
+///
+/// | request | answer |
+/// |---|---|
+/// | `GET /?token=T` | sets the token's cookie and goes to `/` |
+/// | `GET /`, `GET /app.js` | the page and its script (``ServePage``) |
+/// | `GET /viewfinder.mjpg` | the viewfinder, as MJPEG over HTTP |
+/// | `GET /api/state` | the view, the recording, the pending items and the album, as JSON |
+/// | `POST /api/start` `{"quality","max"}` | `vidrec start` (the page's camera and microphone) |
+/// | `POST /api/stop`, `/api/snap` | `vidrec stop`, `vidrec snap` |
+/// | `POST /api/save` `{"id","name"}`, `/api/discard` `{"id"}` | `vidrec save`, `vidrec discard` |
+/// | `GET /media/pending/ID`, `/media/album/NAME`, `/media/poster/NAME` | a file, by name (ranges) |
+///
+/// Every request shows the token (its cookie, or an `X-Vidrec-Token` header); a POST
+/// shows it in the header (which a page of another site cannot set) and, from a browser,
+/// comes from this server's own origin. Files are found by name among the pending items
+/// and the album's, never by a path from the request.
+struct ServeRoutes: Sendable {
+    /// The cookie that carries the token.
+    static let cookieName = "vidrec-token"
+
+    let token: ServeToken
+    let viewfinder: ServeViewfinder
+    let context: CommandContext
+    /// The camera and microphone options a recording or a photo from the page gets.
+    let deviceArguments: [String]
+    /// The preset the page offers first.
+    let quality: String
+    /// Whether the server speaks TLS.
+    let isSecure: Bool
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if request.method == "GET", request.path == "/", let given = request.query["token"] {
+            guard token.matches(given) else { return unauthorized(request) }
+            let cookie = "\(ServeRoutes.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict" + (isSecure ? "; Secure" : "")
+            return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", cookie), ("Cache-Control", "no-store")])
+        }
+        guard token.matches(cookieToken(request)) || token.matches(request.header("x-vidrec-token")) else {
+            return unauthorized(request)
+        }
+        switch (request.method, request.path) {
+        case ("GET", "/"):
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                                                       ("Content-Security-Policy", ServePage.contentSecurityPolicy)],
+                                body: .bytes(Data(ServePage.html(token: token.value, quality: quality).utf8)))
+        case ("GET", "/app.js"):
+            return .text(ServePage.script, type: "text/javascript; charset=utf-8")
+        case ("GET", "/viewfinder.mjpg"):
+            let feed = viewfinder.feed
+            let stream = MultipartPictureStream { after in
+                feed.picture(after: after, timeout: 1).map { ($0.jpeg, $0.number) }
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", MultipartPictureStream.contentType), ("Cache-Control", "no-store")],
+                                body: .stream(stream))
+        case ("GET", "/api/state"):
+            return .json(state())
+        case ("POST", _) where request.path.hasPrefix("/api/"):
+            if let refusal = refusedAsCrossSite(request) { return refusal }
+            return act(String(request.path.dropFirst("/api/".count)), body: request.body)
+        case ("GET", _) where request.path.hasPrefix("/media/"):
+            return media(String(request.path.dropFirst("/media/".count)), range: request.header("range"))
+        case (_, "/"), (_, "/viewfinder.mjpg"), (_, "/api/state"):
+            return .error("\(request.method) is not answered here; use GET", status: 405)
+        default:
+            return .error("nothing at \(request.path)", status: 404)
+        }
+    }
+
+    /// The token from the request's cookie, if it has one.
+    private func cookieToken(_ request: HTTPRequest) -> String? {
+        guard let header = request.header("cookie") else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == ServeRoutes.cookieName { return parts[1] }
+        }
+        return nil
+    }
+
+    private func unauthorized(_ request: HTTPRequest) -> HTTPResponse {
+        let message = "this vidrec asks for its token: open the address 'vidrec serve' printed (it ends in ?token=…); the token is kept in \(token.path)"
+        if request.method == "GET", request.path == "/" {
+            return .text("<!doctype html><meta charset=utf-8><title>vidrec</title><p>\(ServePage.escaped(message))</p>", status: 401,
+                         type: "text/html; charset=utf-8")
+        }
+        return .error(message, status: 401)
+    }
+
+    /// A POST that a browser sent from another origin (its `Origin` is not this
+    /// server's), or without the token in its header: refused.
+    private func refusedAsCrossSite(_ request: HTTPRequest) -> HTTPResponse? {
+        guard token.matches(request.header("x-vidrec-token")) else {
+            return .error("a request that changes something carries the token in its X-Vidrec-Token header", status: 403)
+        }
+        if let origin = request.header("origin") {
+            let own = (isSecure ? "https://" : "http://") + (request.header("host") ?? "")
+            guard origin == own else { return .error("a request from another site (\(origin)) is refused", status: 403) }
+        }
+        if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
+            return .error("a request from another site (\(site)) is refused", status: 403)
+        }
+        return nil
+    }
+
+    // MARK: - State
+
+    private func state() -> [String: Any] {
+        let status = viewfinder.status
+        var view: [String: Any] = ["source": status.source]
+        view["camera"] = status.camera
+        view["mode"] = status.mode
+        view["problem"] = status.problem
+        var state: [String: Any] = ["viewfinder": view, "quality": quality]
+        if let id = status.recording {
+            var recording: [String: Any] = ["id": id]
+            if let progress = status.progress {
+                recording.merge(["elapsed": progress.elapsed, "frames": progress.videoFrames, "bytes": progress.bytes,
+                                 "droppedFrames": progress.droppedFrames, "paused": progress.isPaused]) { $1 }
+            }
+            if let entry = try? context.store().entry(id: id) {
+                recording["preset"] = entry.sidecar.preset
+                recording["maxDuration"] = entry.sidecar.maxDuration
+            }
+            state["recording"] = recording
+        }
+        state["pending"] = ((try? PendingCommand.rows(try context.store())) ?? []).map(ServeRoutes.withoutPaths)
+        state["album"] = ((try? context.albumCatalog(nil).items()) ?? []).map { ServeRoutes.withoutPaths(ListCommand.row($0)) }
+        state["presets"] = context.presetLibrary.availableNames()
+        return state
+    }
+
+    /// A row of `vidrec pending --json` or `vidrec list --json` without the paths on this
+    /// machine (the page asks for files by name).
+    private static func withoutPaths(_ row: [String: Any]) -> [String: Any] {
+        var row = row
+        for key in ["path", "file", "thumbnail"] { row[key] = nil }
+        return row
+    }
+
+    // MARK: - Actions
+
+    private func act(_ action: String, body: Data) -> HTTPResponse {
+        let fields: [String: Any]
+        if body.isEmpty {
+            fields = [:]
+        } else if let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
+            fields = object
+        } else {
+            return .error("the request's body is not a JSON object", status: 400)
+        }
+        func text(_ key: String) -> String? {
+            if let value = fields[key] as? String { return value.isEmpty ? nil : value }
+            if let value = fields[key] as? NSNumber { return value.stringValue }
+            return nil
+        }
+        let executable = context.executable
+        switch action {
+        case "start":
+            var arguments = ["--quality=\(text("quality") ?? quality)"] + deviceArguments
+            if let max = text("max") { arguments.append("--max=\(max)") }
+            let failure = viewfinder.withCameraFree { VidrecChild.startRecording(executable, arguments) }
+            if let failure { return reply(failure) }
+            return .json(["started": true])
+        case "stop":
+            let id = text("id")
+            if let id, !RecordingStore.isValidID(id) { return .error("not a recording ID: \(id)", status: 400) }
+            return reply(VidrecChild.run(executable, ["stop"] + (id.map { [$0] } ?? [])))
+        case "snap":
+            return reply(viewfinder.withCameraFree { VidrecChild.run(executable, ["snap"] + deviceArguments.filter { !$0.hasPrefix("--mic") }) })
+        case "save", "discard":
+            guard let id = text("id") else { return .error("say which pending item: its ID", status: 400) }
+            // Checked, so that it never reaches the command line as anything else.
+            guard RecordingStore.isValidID(id) else { return .error("not a recording ID: \(id)", status: 400) }
+            var arguments = [action, id]
+            if action == "save", let name = text("name") { arguments.append("--as=\(name)") }
+            return reply(VidrecChild.run(executable, arguments), saves: action == "save")
+        default:
+            return .error("no action '\(action)'; there are start, stop, snap, save and discard", status: 404)
+        }
+    }
+
+    /// A command's result as JSON: what it said, with the HTTP status for its exit code;
+    /// for a save, the names of the files it saved (`saved`).
+    private func reply(_ result: VidrecChild.Result, saves: Bool = false) -> HTTPResponse {
+        var object: [String: Any] = ["exitCode": result.code, "message": result.message]
+        if saves, result.code == 0 { object["saved"] = result.out.split(separator: "\n").map { ($0 as NSString).lastPathComponent } }
+        if result.code != 0 { object["error"] = result.message }
+        return .json(object, status: result.httpStatus)
+    }
+
+    // MARK: - Files
+
+    /// A file by name: `pending/ID` (the pending recording's or photo's file),
+    /// `album/NAME` (an album item, as `vidrec list` names it) or `poster/NAME` (its
+    /// poster frame).
+    private func media(_ rest: String, range: String?) -> HTTPResponse {
+        let parts = rest.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let name = parts[1].removingPercentEncoding else { return .error("nothing at /media/\(rest)", status: 404) }
+        switch parts[0] {
+        case "pending":
+            guard RecordingStore.isValidID(name), let entry = try? context.store().entry(id: name) else {
+                return .error("no pending item \(name)", status: 404)
+            }
+            let path = FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath
+            return .file(path, type: ServeRoutes.contentType(of: path), rangeHeader: range)
+        case "album", "poster":
+            guard let item = ((try? context.albumCatalog(nil).items()) ?? []).first(where: { $0.name == name }) else {
+                return .error("no album item \(name)", status: 404)
+            }
+            if parts[0] == "poster" {
+                guard let poster = item.thumbnail else { return .error("\(name) has no poster frame", status: 404) }
+                return .file(poster, type: "image/jpeg", rangeHeader: range)
+            }
+            return .file(item.path, type: ServeRoutes.contentType(of: item.path), rangeHeader: range)
+        default:
+            return .error("nothing at /media/\(rest)", status: 404)
+        }
+    }
+
+    /// The MIME type of a recording or photo by its extension.
+    static func contentType(of path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "mp4": "video/mp4"
+        case "mov": "video/quicktime"
+        case "mkv": "video/x-matroska"
+        case "m4a": "audio/mp4"
+        case "ogg", "opus": "audio/ogg"
+        case "jpg", "jpeg": "image/jpeg"
+        default: "application/octet-stream"
+        }
+    }
+}

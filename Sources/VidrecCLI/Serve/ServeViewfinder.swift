@@ -1,0 +1,170 @@
+import Dispatch
+import Foundation
+import Synchronization
+import VidrecCore
+import VidrecFFmpeg
+import VidrecMedia
+import VidrecSystem
+
+/// The picture `vidrec serve` shows, and where it comes from, decided again ten times a
+/// second on its own thread (`vidrec.serve`):
+/// - while a recording runs, its own viewfinder, asked over its control socket (the
+///   recorded picture, as recorded), with its progress;
+/// - else, while a browser watches, a preview of the camera (``ViewfinderPreview``),
+///   which holds the camera only while it is watched: 3 s after the last browser leaves,
+///   the camera is free again for a recording that cron starts;
+/// - while the server itself needs the camera (a photo at its largest size, a recording
+///   starting), nothing holds it.
+///
+/// Every browser's stream reads the one ``feed``.
+final class ServeViewfinder: Sendable {
+    /// Where the view stands, for the page.
+    struct Status: Sendable {
+        /// `recording`, `preview` or `none`.
+        var source = "none"
+        /// The camera shown, as displayed.
+        var camera: String?
+        /// Its mode.
+        var mode: String?
+        /// Why there is no picture (the camera is busy or gone), if so.
+        var problem: String?
+        /// The running recording and how it stands.
+        var recording: String?
+        var progress: SessionProgress?
+    }
+
+    private struct State {
+        var preview: ViewfinderPreview?
+        /// Actions that need the camera free, running now.
+        var holds = 0
+        /// No preview is tried again before this time (ns), after one failed.
+        var retryAt: Int64 = 0
+        /// The last picture of the recording's own feed this one has.
+        var relayed: (recording: String, number: Int64?)?
+        var status = Status()
+        var stopped = false
+    }
+
+    /// The pictures every browser watches.
+    let feed = ViewfinderFeed()
+    private let store: RecordingStore
+    private let devices: @Sendable () -> SystemDevices
+    private let video: VideoEncoding
+    private let state = Mutex(State())
+    private let thread = Mutex<NamedThread?>(nil)
+    /// Wakes the thread early (a hold released, the server stopping).
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Starts deciding.
+    ///
+    /// - Parameters:
+    ///   - store: the pending area, where running recordings are found.
+    ///   - devices: the camera to preview (a new one each time, as `--camera` says).
+    ///   - video: the size and rate the preview asks the camera for (the preset's).
+    init(store: RecordingStore, devices: @escaping @Sendable () -> SystemDevices, video: VideoEncoding) {
+        self.store = store
+        self.devices = devices
+        self.video = video
+        thread.withLock { $0 = NamedThread(name: "vidrec.serve") { [self] in loop() } }
+    }
+
+    /// How the view stands now.
+    var status: Status { state.withLock { $0.status } }
+
+    /// Runs `body` with the camera free: the preview is stopped first and not started
+    /// again until `body` returns.
+    func withCameraFree<T>(_ body: () throws -> T) rethrows -> T {
+        let preview = state.withLock { state -> ViewfinderPreview? in
+            state.holds += 1
+            defer { state.preview = nil }
+            return state.preview
+        }
+        preview?.stop()
+        defer {
+            state.withLock { $0.holds -= 1 }
+            wake.signal()
+        }
+        return try body()
+    }
+
+    /// Stops deciding, and releases the camera.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        wake.signal()
+        thread.withLock { $0?.join(); $0 = nil }
+        feed.close()
+    }
+
+    private func loop() {
+        while !state.withLock({ $0.stopped }) {
+            if let recording = store.runningRecordings().first(where: { $0.sidecar.camera != NoCamera.name }) {
+                releasePreview(problem: nil)
+                relay(recording)
+                continue
+            }
+            state.withLock { $0.relayed = nil }
+            let (holds, preview, retryAt) = state.withLock { ($0.holds, $0.preview, $0.retryAt) }
+            if holds > 0 || !feed.isWatched {
+                releasePreview(problem: nil)
+            } else if let preview, let ended = preview.ended {
+                releasePreview(problem: ended.map(RuntimeFailure.classify)?.message ?? "the camera stopped sending")
+                state.withLock { $0.retryAt = MonotonicClock.now() + 2_000_000_000 }
+            } else if preview == nil, MonotonicClock.now() >= retryAt {
+                startPreview()
+            }
+            _ = wake.wait(timeout: .now() + .milliseconds(100))
+        }
+        releasePreview(problem: nil)
+    }
+
+    private func startPreview() {
+        let output = ViewfinderOutput(feed: feed, encoder: PhotoEncoder())
+        do {
+            let preview = try ViewfinderPreview(devices: devices(), video: video, output: output)
+            state.withLock { state in
+                state.preview = preview
+                state.status = Status(source: "preview", camera: preview.camera, mode: preview.mode)
+            }
+        } catch {
+            state.withLock { state in
+                state.retryAt = MonotonicClock.now() + 2_000_000_000
+                state.status = Status(problem: RuntimeFailure.classify(error).message)
+            }
+        }
+    }
+
+    private func releasePreview(problem: String?) {
+        let preview = state.withLock { state -> ViewfinderPreview? in
+            defer {
+                state.preview = nil
+                if state.relayed == nil, state.status.source == "preview" || problem != nil {
+                    state.status = Status(problem: problem ?? state.status.problem)
+                }
+            }
+            return state.preview
+        }
+        preview?.stop()
+    }
+
+    /// One picture of the running recording's viewfinder (the control socket's answer
+    /// waits up to a second for one), while a browser watches; its progress either way.
+    private func relay(_ recording: RecordingStore.Entry) {
+        let after = state.withLock { state -> Int64? in
+            if state.relayed?.recording != recording.id { state.relayed = (recording.id, nil) }
+            return state.relayed?.number
+        }
+        let watched = feed.isWatched
+        let reply = try? ControlClient.send(ControlRequest(command: "viewfinder", after: after, watch: watched),
+                                            to: recording.controlPath, timeout: 3)
+        if let reply, let picture = reply.picture, let number = reply.number, watched {
+            feed.publish(picture)
+            state.withLock { $0.relayed = (recording.id, number) }
+        }
+        state.withLock { state in
+            state.status = Status(source: "recording", camera: reply?.camera ?? recording.sidecar.camera, mode: recording.sidecar.cameraMode,
+                                  problem: reply == nil ? "the recording does not answer on its control socket" : reply?.error,
+                                  recording: recording.id, progress: reply?.progress)
+        }
+        if !watched || reply?.picture == nil { _ = wake.wait(timeout: .now() + .milliseconds(200)) }
+    }
+}

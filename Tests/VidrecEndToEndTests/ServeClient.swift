@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+import Testing
+
+/// What a browser asks of `vidrec serve`, with curl (a real HTTP client): the token's
+/// cookie on every request, the token header on a POST, and the MJPEG viewfinder read
+/// picture by picture over a socket of its own.
+struct ServeClient {
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+    let port: Int
+    let token: String
+
+    /// The client of the server `serve` started: its address and token from the line
+    /// it printed (`vidrec: serving http://127.0.0.1:PORT/?token=T …`).
+    init(serving line: String) throws {
+        let address = try #require(line.range(of: #"http://127\.0\.0\.1:[0-9]+/\?token=[0-9a-f]{32}"#, options: .regularExpression),
+                                   "no address in \(line)")
+        let url = String(line[address])
+        base = String(url.prefix { $0 != "?" }.dropLast())
+        port = try #require(Int(base.split(separator: ":").last ?? ""))
+        token = String(url.suffix(32))
+    }
+
+    /// `curl` for `path` with `arguments`; the cookie unless `cookie` is false.
+    func request(_ path: String, _ arguments: [String] = [], cookie: Bool = true) throws -> Reply {
+        let folder = NSTemporaryDirectory() + "vidrec-serve-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", "120", "--dump-header", folder + "/headers",
+                             "--output", folder + "/body"] + (cookie ? ["--header", "Cookie: vidrec-token=\(token)"] : [])
+            + arguments + [base + path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "curl \(path): \(message)")
+        let lines = try String(contentsOfFile: folder + "/headers", encoding: .utf8).components(separatedBy: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Reply(status: status, headers: headers, body: (try? Data(contentsOf: URL(fileURLWithPath: folder + "/body"))) ?? Data())
+    }
+
+    /// A POST of `fields` as JSON to `/api/ACTION`, with the token header (unless
+    /// `tokenHeader` is false) and `origin`.
+    func post(_ action: String, _ fields: [String: Any] = [:], tokenHeader: Bool = true, origin: String? = nil) throws -> Reply {
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+        var arguments = ["--request", "POST", "--header", "Content-Type: application/json", "--data", body]
+        if tokenHeader { arguments += ["--header", "X-Vidrec-Token: \(token)"] }
+        if let origin { arguments += ["--header", "Origin: \(origin)"] }
+        return try request("/api/" + action, arguments)
+    }
+
+    /// `/api/state`.
+    func state() throws -> [String: Any] {
+        let reply = try request("/api/state")
+        try #require(reply.status == 200, "\(reply.status) \(reply.text)")
+        return reply.json
+    }
+
+    /// The next `count` pictures of the viewfinder, as the browser's `<img>` reads the
+    /// stream: each part's JPEG, read until the last one is whole. Asked in HTTP/1.0,
+    /// so that the stream comes unchunked.
+    func pictures(_ count: Int) throws -> [Data] {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
+        let request = "GET /viewfinder.mjpg HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nCookie: vidrec-token=\(token)\r\n\r\n"
+        _ = request.withCString { send(socket, $0, strlen($0), 0) }
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let jpegs = ServeClient.parts(of: received)
+            if jpegs.count >= count { return Array(jpegs.prefix(count)) }
+            let n = recv(socket, &buffer, buffer.count, 0)
+            try #require(n > 0, "the stream ended after \(jpegs.count) pictures: \(String(decoding: received.prefix(300), as: UTF8.self))")
+            received.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    /// The whole JPEGs among the parts received so far (each part's headers end in a
+    /// blank line, and its `Content-Length` says how much follows).
+    private static func parts(of data: Data) -> [Data] {
+        var jpegs: [Data] = []
+        var rest = data[...]
+        let blank = Data("\r\n\r\n".utf8)
+        // The response's own headers first.
+        guard let end = rest.range(of: blank) else { return [] }
+        rest = rest[end.upperBound...]
+        while let headerEnd = rest.range(of: blank) {
+            let headers = String(decoding: rest[..<headerEnd.lowerBound], as: UTF8.self)
+            guard let line = headers.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+                  let length = Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) else { break }
+            let body = rest[headerEnd.upperBound...]
+            guard body.count >= length else { break }
+            jpegs.append(Data(body.prefix(length)))
+            rest = body.dropFirst(length)
+        }
+        return jpegs
+    }
+}

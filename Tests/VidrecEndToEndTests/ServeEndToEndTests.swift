@@ -1,0 +1,213 @@
+import Foundation
+import Glibc
+import Testing
+
+extension EndToEndTests {
+    /// `vidrec serve`: the viewfinder and the remote, asked as a browser asks
+    /// (``ServeClient``), with the test camera.
+    @Suite struct ServeEndToEndTests {
+        /// The test camera's frame number on a viewfinder picture (640x360).
+        static func frameNumber(_ jpeg: Data) throws -> (number: Int, width: Int, height: Int) {
+            let file = NSTemporaryDirectory() + "viewfinder-\(UUID().uuidString).jpg"
+            try jpeg.write(to: URL(fileURLWithPath: file))
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let stream = try #require(try Probe.streams(file).first)
+            let (width, height) = (try #require(stream.width), try #require(stream.height))
+            return (Probe.frameNumber(grey: try Probe.greyFrame(file, index: 0), width: width, height: height), width, height)
+        }
+
+        @Test func aBrowserWatchesRecordsSnapsSavesAndDiscardsWithTheToken() throws {
+            let home = try Home()
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--mic", "test", "--quality", "low", "--listen", "127.0.0.1:0"],
+                                          home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+
+            // The token: nothing without it; the printed address sets its cookie.
+            let tokenFile = home.path + "/.local/state/vidrec/serve-token"
+            #expect(try String(contentsOfFile: tokenFile, encoding: .utf8) == client.token + "\n")
+            var status = stat()
+            #expect(stat(tokenFile, &status) == 0 && status.st_mode & 0o777 == 0o600)
+            #expect(serve.errorSoFar.contains("(the token is kept in \(tokenFile))"))
+            let refused = try client.request("/", cookie: false)
+            #expect(refused.status == 401 && refused.text.contains(tokenFile), "\(refused.text)")
+            #expect(try client.request("/api/state", cookie: false).status == 401)
+            #expect(try client.request("/viewfinder.mjpg", cookie: false).status == 401)
+            #expect(try client.request("/?token=" + String(repeating: "0", count: 32), cookie: false).status == 401)
+            let entry = try client.request("/?token=\(client.token)", cookie: false)
+            #expect(entry.status == 303 && entry.headers["location"] == "/")
+            #expect(entry.headers["set-cookie"] == "vidrec-token=\(client.token); Path=/; HttpOnly; SameSite=Strict")
+            let page = try client.request("/")
+            #expect(page.status == 200 && page.text.contains(#"<img id="view" src="/viewfinder.mjpg""#))
+            #expect(page.headers["content-security-policy"]?.contains("script-src 'self'") == true)
+            #expect(try client.request("/app.js").text.contains("X-Vidrec-Token"))
+
+            // The viewfinder: the camera's preview while nothing records, new pictures.
+            let preview = try client.pictures(3).map(Self.frameNumber)
+            #expect(preview.allSatisfy { $0.width == 640 && $0.height == 360 }, "\(preview)")
+            #expect(zip(preview, preview.dropFirst()).allSatisfy { $0.number < $1.number }, "\(preview.map(\.number))")
+            let idle = try client.state()
+            #expect((idle["viewfinder"] as? [String: Any])?["source"] as? String == "preview", "\(idle)")
+            #expect((idle["presets"] as? [String])?.contains("high") == true && idle["quality"] as? String == "low")
+
+            // A request that changes something carries the token in its header and comes
+            // from the page's own origin.
+            let withoutHeader = try client.post("start", ["quality": "low"], tokenHeader: false)
+            #expect(withoutHeader.status == 403, "\(withoutHeader.text)")
+            let crossSite = try client.post("start", ["quality": "low"], origin: "http://evil.example")
+            #expect(crossSite.status == 403 && crossSite.text.contains("another site"), "\(crossSite.text)")
+            // vidrec's own checks and message: a preset that does not exist.
+            let unknown = try client.post("start", ["quality": "nonesuch"], origin: client.base)
+            #expect(unknown.status == 400 && (unknown.json["error"] as? String)?.contains("unknown quality preset 'nonesuch'") == true,
+                    "\(unknown.text)")
+            #expect(try home.pendingRows().isEmpty)
+
+            // Record: the viewfinder shows the recording's own picture, and its progress.
+            let started = try client.post("start", ["quality": "low"], origin: client.base)
+            #expect(started.status == 200, "\(started.text)")
+            let recording = try #require(Poll.until { (try? client.state())?["recording"] as? [String: Any] })
+            let id = try #require(recording["id"] as? String)
+            #expect(recording["preset"] as? String == "low")
+            let recorded = try client.pictures(2).map(Self.frameNumber)
+            #expect(recorded.allSatisfy { $0.width == 640 } && recorded[0].number < recorded[1].number, "\(recorded)")
+            let progressed = try #require(Poll.until { () -> Double? in
+                let elapsed = ((try? client.state())?["recording"] as? [String: Any])?["elapsed"] as? Double ?? 0
+                return elapsed >= 1 ? elapsed : nil
+            })
+            #expect(progressed >= 1)
+            #expect(((try client.state())["viewfinder"] as? [String: Any])?["source"] as? String == "recording")
+            // A photo from the recording, as 'vidrec snap' takes one.
+            let snapped = try client.post("snap", origin: client.base)
+            #expect(snapped.status == 200 && (snapped.json["message"] as? String)?.contains("taken from recording \(id)") == true,
+                    "\(snapped.text)")
+            let stopped = try client.post("stop", ["id": id], origin: client.base)
+            #expect(stopped.status == 200 && (stopped.json["message"] as? String ?? "").isEmpty == false, "\(stopped.text)")
+            #expect(Poll.until { (try? client.state())?["recording"] == nil ? true : nil } == true)
+
+            // Pending: the movie at the preset's size, and the photo.
+            let pending = try #require((try client.state())["pending"] as? [[String: Any]])
+            let movie = try #require(pending.first { $0["id"] as? String == id && $0["kind"] as? String == "video" }, "\(pending)")
+            #expect(movie["file"] == nil, "no paths of this machine: \(movie)")
+            let photo = try #require(pending.first { $0["kind"] as? String == "photo" }, "\(pending)")
+            let photoID = try #require(photo["id"] as? String)
+            let photoFile = try client.request("/media/pending/\(photoID)")
+            #expect(photoFile.status == 200 && photoFile.headers["content-type"] == "image/jpeg")
+            #expect(try Self.frameNumber(photoFile.body).width == 640)
+            let movieFile = try client.request("/media/pending/\(id)")
+            #expect(movieFile.status == 200 && movieFile.headers["content-type"] == "video/mp4")
+
+            // Save with a name: in the album, played with ranges, with its poster frame.
+            let saved = try client.post("save", ["id": id, "name": "door"], origin: client.base)
+            #expect(saved.status == 200 && saved.json["saved"] as? [String] == ["door.mp4"], "\(saved.text)")
+            let album = try #require((try client.state())["album"] as? [[String: Any]])
+            let item = try #require(album.first { $0["name"] as? String == "door.mp4" }, "\(album)")
+            #expect(item["width"] as? Int == 640 && item["height"] as? Int == 360 && item["path"] == nil, "\(item)")
+            let onDisk = home.album + "/door.mp4"
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: onDisk)[.size] as? Int)
+            let part = try client.request("/media/album/door.mp4", ["--header", "Range: bytes=100-199"])
+            #expect(part.status == 206 && part.body.count == 100 && part.headers["content-range"] == "bytes 100-199/\(size)")
+            #expect(part.body == (try Data(contentsOf: URL(fileURLWithPath: onDisk)))[100..<200])
+            let whole = try client.request("/media/album/door.mp4")
+            let download = NSTemporaryDirectory() + "served-\(UUID().uuidString).mp4"
+            try whole.body.write(to: URL(fileURLWithPath: download))
+            defer { try? FileManager.default.removeItem(atPath: download) }
+            #expect(try Probe.streams(download).map(\.codec) == ["h264", "aac"])
+            #expect(abs(try Probe.formatDuration(download) - (item["duration"] as? Double ?? 0)) < 0.1)
+            let poster = try client.request("/media/poster/door.mp4")
+            #expect(poster.status == 200 && poster.headers["content-type"] == "image/jpeg")
+            // Files by name only.
+            for path in ["/media/album/..%2F..%2F.bashrc", "/media/pending/..%2Fserve-token", "/media/album/%2Fetc%2Fpasswd", "/media/nothing/x"] {
+                #expect(try client.request(path).status == 404, "\(path)")
+            }
+
+            // Discard the photo; an ID that is not one never reaches the command line.
+            #expect(try client.post("discard", ["id": "--all"], origin: client.base).status == 400)
+            let discarded = try client.post("discard", ["id": photoID], origin: client.base)
+            #expect(discarded.status == 200, "\(discarded.text)")
+            #expect(try home.pendingRows().isEmpty)
+
+            serve.signal(SIGTERM)
+            let ended = serve.wait()
+            #expect(ended.code == 0 && ended.err.hasSuffix("vidrec: stopped serving\n"), "\(ended.err)")
+        }
+
+        /// A recording from the page ends at exactly its `--max`.
+        @Test func aRecordingFromThePageEndsAtItsMax() throws {
+            let home = try Home()
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--mic", "test", "--listen", "0"], home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            let started = try client.post("start", ["quality": "low", "max": 2])
+            #expect(started.status == 200, "\(started.text)")
+            let finished = try #require(Poll.until { () -> [String: Any]? in
+                guard let rows = try? home.pendingRows(), let row = rows.first, row["state"] as? String == "finished" else { return nil }
+                return row
+            })
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            #expect(try Probe.streams(file).first.map { ($0.width, $0.height) } ?? (0, 0) == (640, 360))
+            #expect(abs(try Probe.formatDuration(file) - 2) < 0.05, "\(finished)")
+            #expect(try Probe.decodedFrameCount(file) == 30)
+            serve.signal(SIGINT)
+            #expect(serve.wait().code == 0)
+        }
+
+        /// Beyond this machine without TLS: it says what that exposes, and what to do.
+        @Test func listeningBeyondThisMachineWithoutTLSWarns() throws {
+            let home = try Home()
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--listen", "0.0.0.0:0"], home: home.path)
+            #expect(serve.waitForError(containing: "give --tls-cert and --tls-key"))
+            #expect(serve.errorSoFar.contains("vidrec: listening beyond this machine without TLS: anyone on the network path can read the token"))
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+        }
+
+        /// The page in a real browser (headless Chromium, driven through its WebDriver by
+        /// Tests/browser/serve_page.py): the viewfinder plays, Record makes a recording
+        /// of the preset's size and `--max`, Photo a photo, Save puts the movie in the
+        /// album under its name, the movie plays in the page and seeks to a frame, and
+        /// Discard removes the photo.
+        @Test func thePageInChromiumWatchesRecordsSnapsSavesPlaysAndDiscards() throws {
+            let home = try Home()
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--mic", "test", "--listen", "127.0.0.1:0"], home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            let profile = NSTemporaryDirectory() + "chromium-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: profile) }
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("browser/serve_page.py").path
+            let output = try Probe.tool("python3", [script, "\(client.base)/?token=\(client.token)", profile])
+            let seen = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any], "\(String(decoding: output, as: UTF8.self))")
+            #expect(seen["error"] == nil, "\(seen)")
+
+            #expect((seen["withoutToken"] as? String)?.contains("asks for its token") == true, "\(seen)")
+            #expect(seen["address"] as? String == client.base + "/", "the token's address goes on to the page")
+            let viewfinder = try #require(seen["viewfinder"] as? [Int])
+            #expect(viewfinder.count == 3 && zip(viewfinder, viewfinder.dropFirst()).allSatisfy { $0 < $1 }, "\(viewfinder)")
+            #expect(seen["viewfinderSize"] as? [Int] == [640, 360])
+            #expect((seen["cameraLine"] as? String)?.contains("test pattern") == true, "\(seen)")
+
+            // The recording: the preset's size, exactly --max long, saved under its name.
+            let file = home.album + "/door.mp4"
+            let video = try #require(try Probe.streams(file).first)
+            #expect(video.width == 640 && video.height == 360)
+            #expect(abs(try Probe.formatDuration(file) - 2) < 0.05)
+            let numbers = try Probe.frameNumbers(file, width: 640, height: 360)
+            #expect(numbers.count == 30)
+            #expect(abs((seen["duration"] as? Double ?? 0) - 2) < 0.05, "\(seen)")
+            #expect(seen["posterWidth"] as? Int == 320)
+            // Seeking in the page shows the file's 16th frame.
+            #expect(abs((seen["seeked"] as? Double ?? 0) - (1 + 1.0 / 30)) < 0.01, "\(seen)")
+            let afterSeek = try #require(seen["frameAfterSeek"] as? [Int], "\(seen)")
+            #expect(afterSeek == [numbers[15], 640, 360], "numbers around it: \(numbers[13...17])")
+
+            // The photo was taken, then discarded; nothing else is pending.
+            #expect(seen["photo"] as? String != nil && seen["discarded"] as? Bool == true)
+            #expect(try home.pendingRows().isEmpty)
+            #expect(FileManager.default.fileExists(atPath: seen["screenshot"] as? String ?? ""))
+
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+        }
+    }
+}
