@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 extension KernelDriverTests {
@@ -69,6 +70,60 @@ extension KernelDriverTests {
             #expect(focus.err.hasPrefix("Error: camera /dev/video0 (vivid) has no automatic focus control (focus_automatic_continuous or focus_auto); it has: "),
                     "\(focus.err)")
             #expect(home.files(in: home.pending, ending: "").isEmpty, "nothing left pending")
+        }
+
+        /// `controls --set` sets a control at once and leaves it set.
+        @Test func controlsSetNowSetsAControlAndLeavesIt() throws {
+            let home = try Home()
+            let original = try Self.brightness(home)
+            defer { _ = try? Probe.tool("v4l2-ctl", ["-d", "/dev/video0", "-c", "brightness=\(original)"]) }
+            let set = try VidrecProcess.run(["controls", "--camera", "0", "--set", "brightness=77"], home: home.path)
+            #expect(set.code == 0, "\(set.err)")
+            #expect(set.err.contains("vidrec: camera controls of /dev/video0: brightness=77 (was \(original)); they stay set"), "\(set.err)")
+            #expect(set.out.contains("brightness") && set.out.contains("= 77"), "the list after: \(set.out)")
+            #expect(try Self.brightness(home) == 77)
+        }
+
+        /// `vidrec serve` on vivid: the viewfinder follows a control set from the page at
+        /// once, and the camera is free for a recording once nobody watches.
+        @Test func theViewfinderFollowsABrightnessSetFromThePageAndFreesTheCamera() throws {
+            let home = try Home()
+            let original = try Self.brightness(home)
+            defer { _ = try? Probe.tool("v4l2-ctl", ["-d", "/dev/video0", "-c", "brightness=\(original)"]) }
+            let serve = try VidrecProcess(["serve", "--camera", "0", "--mic", "none", "--quality", "low", "--listen", "127.0.0.1:0"],
+                                          home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            func luma(_ jpeg: Data) throws -> Double {
+                let file = NSTemporaryDirectory() + "viewfinder-\(UUID().uuidString).jpg"
+                try jpeg.write(to: URL(fileURLWithPath: file))
+                defer { try? FileManager.default.removeItem(atPath: file) }
+                let grey = try Probe.greyFrame(file, index: 0)
+                return Double(grey.reduce(0) { $0 + Int($1) }) / Double(max(1, grey.count))
+            }
+            let before = try luma(try #require(client.pictures(2).last))
+            let listed = try client.request("/api/controls").json
+            let brightness = try #require((listed["controls"] as? [[String: Any]])?.first { $0["key"] as? String == "brightness" })
+            #expect(brightness["value"] as? Int == original)
+            let set = try client.post("controls", ["name": "brightness", "value": 230])
+            #expect(set.status == 200 && (set.json["message"] as? String)?.contains("brightness=230") == true, "\(set.text)")
+            // The pictures that follow are brighter (the first may have been made before).
+            let after = try #require(Poll.until { () -> Double? in
+                guard let picture = try? client.pictures(1).first, let value = try? luma(picture) else { return nil }
+                return value > before + 30 ? value : nil
+            }, "before: \(before)")
+            #expect(after > before + 30)
+            #expect(try Self.brightness(home) == 230, "it stays set")
+            let refused = try client.post("controls", ["name": "brightness", "value": 999])
+            #expect(refused.status >= 400 && refused.text.contains("brightness"), "\(refused.text)")
+
+            // Nobody watches: within a few seconds the preview lets the camera go.
+            #expect(Poll.until { ((try? client.state())?["viewfinder"] as? [String: Any])?["source"] as? String == "none" ? true : nil } == true)
+            let preset = try DeviceEndToEndTests.writePreset(home)
+            let recorded = try VidrecProcess.run(["start", "--camera", "0", "--mic", "none", "--quality", preset, "--max", "1"], home: home.path)
+            #expect(recorded.code == 0, "the camera is free: \(recorded.err)")
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
         }
     }
 }

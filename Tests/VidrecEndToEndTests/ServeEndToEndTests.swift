@@ -76,6 +76,15 @@ extension EndToEndTests {
             })
             #expect(progressed >= 1)
             #expect(((try client.state())["viewfinder"] as? [String: Any])?["source"] as? String == "recording")
+            // Pause and resume, as the commands do; the state follows.
+            let paused = try client.post("pause", origin: client.base)
+            #expect(paused.status == 200, "\(paused.text)")
+            #expect(Poll.until { ((try? client.state())?["recording"] as? [String: Any])?["paused"] as? Bool == true ? true : nil } == true)
+            #expect(try client.post("resume", origin: client.base).status == 200)
+            #expect(Poll.until { ((try? client.state())?["recording"] as? [String: Any])?["paused"] as? Bool == false ? true : nil } == true)
+            // A trigger for a recording that waits for none: vidrec's own refusal.
+            let trigger = try client.post("trigger", origin: client.base)
+            #expect(trigger.status >= 400 && trigger.json["error"] != nil, "\(trigger.text)")
             // A photo from the recording, as 'vidrec snap' takes one.
             let snapped = try client.post("snap", origin: client.base)
             #expect(snapped.status == 200 && (snapped.json["message"] as? String)?.contains("taken from recording \(id)") == true,

@@ -3,28 +3,39 @@ import VidrecMedia
 import VidrecSystem
 import VidrecV4L2
 
-/// `vidrec controls`: a camera's V4L2 controls with their type, range, default and value.
+/// `vidrec controls`: a camera's V4L2 controls with their type, range, default and value;
+/// with `--set` (or a shortcut), sets them at once and leaves them set.
 struct ControlsCommand: VidrecCommand {
     static let spec = CommandSpec(
         name: "controls",
-        abstract: "List a camera's controls: type, range, default and current value.",
-        discussion: "Set them for a recording with 'vidrec start --set NAME=VALUE' (or --focus, --exposure, --white-balance, --torch). V4L2 controls stay set on the device after a program ends; vidrec sets back what it changed at the end of a recording, unless --keep-controls.",
+        abstract: "List a camera's controls (type, range, default and current value), or set them now.",
+        discussion: "Set them for a recording with 'vidrec start --set NAME=VALUE' (or --focus, --exposure, --white-balance, --torch); vidrec sets back what it changed at the end of a recording, unless --keep-controls. With --set here, they are set at once, also while the camera records or 'vidrec serve' shows it, and stay set (V4L2 keeps controls after a program ends).",
         arguments: [
             .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices'. (default: the first camera)"),
             .flag("json", help: "Print JSON for scripts."),
-        ])
+        ] + StartOptions.controlArguments.filter { $0.name != "keep-controls" })
 
     var camera: String
     var json: Bool
+    /// The controls to set now (`--set` and the shortcuts).
+    var settings: CameraControlRequest
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
         json = arguments.has("json")
         if camera == "test" { throw .invalidValue(camera, for: "--camera <camera>", reason: "the test camera has no controls") }
+        settings = try StartOptions.controls(arguments).request
+        if json, !settings.isEmpty { throw .conflicting("--json", "--set (set the controls, then list them)") }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let description = try CameraDiscovery(listing: .readable).resolve(camera)
+        var description = try CameraDiscovery(listing: .readable).resolve(camera)
+        if !settings.isEmpty {
+            let resolved = try settings.resolve(against: description.controls, camera: "\(description.path) (\(description.name))")
+            let done = try CameraControlSetter.set(resolved, on: description)
+            context.err("vidrec: camera controls of \(description.path): \(done.joined(separator: ", ")); they stay set\n")
+            description = try CameraDiscovery(listing: .readable).resolve(description.path)
+        }
         let controls = description.controls
         if json {
             let rows: [[String: Any]] = controls.map { control in

@@ -46,7 +46,7 @@ struct PendingCommand: VidrecCommand {
     /// The pending recordings and photos as JSON rows (also `vidrec serve`'s).
     static func rows(_ store: RecordingStore) throws -> [[String: Any]] {
         var rows: [[String: Any]] = []
-        for entry in try store.list() {
+        for entry in store.list() {
             var duration = entry.sidecar.duration
             if !entry.isPhoto, entry.state == .interrupted || entry.state == .recording {
                 // Whatever the fragments written so far hold.

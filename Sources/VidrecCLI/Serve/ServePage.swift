@@ -37,6 +37,7 @@ enum ServePage {
         button { font-size: 1rem; padding: 0.5rem 1rem; border-radius: 0.4rem; border: 1px solid #666; background: #222; color: #eee; }
         button.record { background: #a00; border-color: #f55; }
         input, select { font-size: 1rem; padding: 0.3rem; }
+        label.control { display: inline-flex; gap: 0.3rem; align-items: center; }
         #message { text-align: center; min-height: 1.2rem; color: #fc6; }
         ul { list-style: none; padding: 0; }
         li { padding: 0.3rem 0; border-bottom: 1px solid #333; }
@@ -57,7 +58,15 @@ enum ServePage {
           <button id="stop">Stop</button>
           <button id="snap">Photo</button>
         </section>
+        <section class="controls recording-only">
+          <button id="pause">Pause</button>
+          <button id="resume">Resume</button>
+          <button id="trigger">Trigger</button>
+          <label>Camera <input id="switchTo" placeholder="1 or /dev/video2" size="12"></label>
+          <button id="switch">Switch</button>
+        </section>
         <div id="message" role="status"></div>
+        <section><h2>Camera</h2><div id="controls" class="controls"></div></section>
         <section><h2>Pending</h2><ul id="pending"></ul></section>
         <section><h2>Album</h2><div id="player"></div><div id="album" class="grid"></div></section>
         <script src="/app.js"></script>
@@ -120,7 +129,7 @@ enum ServePage {
         status.textContent = view.problem ? view.problem : (view.source === "preview" ? "preview" : "…");
       }
       $("start").disabled = !!state.recording;
-      $("stop").disabled = !state.recording;
+      for (const id of ["stop", "pause", "resume", "trigger", "switch"]) $(id).disabled = !state.recording;
       const presets = (state.presets || []).join(",");
       if (presets !== presetsShown) {
         presetsShown = presets;
@@ -208,10 +217,57 @@ enum ServePage {
       } catch (error) { say("the server does not answer"); }
     }
 
+    // The camera's controls as sliders, switches and menus; each change is set at once
+    // (the viewfinder shows it), then they are read back.
+    async function loadControls() {
+      const response = await fetch("/api/controls", { headers: { "X-Vidrec-Token": token } });
+      if (!response.ok) return;
+      const answer = await response.json();
+      const box = $("controls");
+      box.replaceChildren();
+      for (const c of answer.controls || []) {
+        if (c.readOnly || !["integer", "boolean", "menu", "intmenu"].includes(c.type)) continue;
+        const label = document.createElement("label");
+        label.className = "control";
+        label.textContent = c.name;
+        let input;
+        if (c.type === "boolean") {
+          input = document.createElement("input");
+          input.type = "checkbox";
+          input.checked = c.value === 1;
+        } else if (c.menu) {
+          input = document.createElement("select");
+          for (const item of c.menu) {
+            const option = document.createElement("option");
+            option.value = item.value;
+            option.textContent = item.name;
+            option.selected = item.value === c.value;
+            input.appendChild(option);
+          }
+        } else {
+          input = document.createElement("input");
+          input.type = "range";
+          input.min = c.min; input.max = c.max; input.step = c.step || 1;
+          input.value = c.value;
+        }
+        input.dataset.key = c.key;
+        input.addEventListener("change", async () => {
+          const value = input.type === "checkbox" ? (input.checked ? 1 : 0) : input.value;
+          await post("controls", { name: c.key, value: value });
+          loadControls();
+        });
+        label.appendChild(input);
+        box.appendChild(label);
+      }
+    }
+
     $("start").addEventListener("click", () => post("start", { quality: $("quality").value, max: $("max").value }));
     $("stop").addEventListener("click", () => post("stop", {}));
+    for (const action of ["pause", "resume", "trigger"]) $(action).addEventListener("click", () => post(action, {}));
+    $("switch").addEventListener("click", () => post("switch", { camera: $("switchTo").value }));
     $("snap").addEventListener("click", () => post("snap", {}));
     refresh();
+    loadControls();
     setInterval(refresh, 1000);
     """#
 }

@@ -13,7 +13,9 @@ import VidrecSystem
 /// | `GET /api/state` | the view, the recording, the pending items and the album, as JSON |
 /// | `POST /api/start` `{"quality","max"}` | `vidrec start` (the page's camera and microphone) |
 /// | `POST /api/stop`, `/api/snap` | `vidrec stop`, `vidrec snap` |
+/// | `POST /api/switch` `{"camera"}`, `/api/trigger`, `/api/pause`, `/api/resume` | the running recording's `vidrec switch`, `trigger`, `pause`, `resume` |
 /// | `POST /api/save` `{"id","name"}`, `/api/discard` `{"id"}` | `vidrec save`, `vidrec discard` |
+/// | `GET /api/controls`, `POST /api/controls` `{"name","value"}` | the camera's controls; `vidrec controls --set` |
 /// | `GET /media/pending/ID`, `/media/album/NAME`, `/media/poster/NAME` | a file, by name (ranges) |
 ///
 /// Every request shows the token (its cookie, or an `X-Vidrec-Token` header); a POST
@@ -59,6 +61,8 @@ struct ServeRoutes: Sendable {
                                 body: .stream(stream))
         case ("GET", "/api/state"):
             return .json(state())
+        case ("GET", "/api/controls"):
+            return controls()
         case ("POST", _) where request.path.hasPrefix("/api/"):
             if let refusal = refusedAsCrossSite(request) { return refusal }
             return act(String(request.path.dropFirst("/api/".count)), body: request.body)
@@ -141,6 +145,22 @@ struct ServeRoutes: Sendable {
         return row
     }
 
+    /// `--camera=…` as the server was given it.
+    private var cameraArgument: String {
+        deviceArguments.first { $0.hasPrefix("--camera=") } ?? "--camera=default"
+    }
+
+    /// The camera's controls, as `vidrec controls --json` lists them (none for the test
+    /// camera).
+    private func controls() -> HTTPResponse {
+        let result = VidrecChild.run(context.executable, ["controls", cameraArgument, "--json"])
+        if result.code == ExitCode.usage.rawValue { return .json(["controls": [Any]()]) }
+        guard result.code == 0, let object = try? JSONSerialization.jsonObject(with: Data(result.out.utf8)) else {
+            return reply(result)
+        }
+        return .json(object)
+    }
+
     // MARK: - Actions
 
     private func act(_ action: String, body: Data) -> HTTPResponse {
@@ -171,6 +191,16 @@ struct ServeRoutes: Sendable {
             return reply(VidrecChild.run(executable, ["stop"] + (id.map { [$0] } ?? [])))
         case "snap":
             return reply(viewfinder.withCameraFree { VidrecChild.run(executable, ["snap"] + deviceArguments.filter { !$0.hasPrefix("--mic") }) })
+        case "switch":
+            guard let camera = text("camera") else { return .error("say which camera: {\"camera\": \"1\"}", status: 400) }
+            return reply(VidrecChild.run(executable, ["switch", "--camera=\(camera)"]))
+        case "trigger", "pause", "resume":
+            return reply(VidrecChild.run(executable, [action]))
+        case "controls":
+            guard let name = text("name"), let value = text("value") else {
+                return .error("say which control and its value: {\"name\": \"brightness\", \"value\": 200}", status: 400)
+            }
+            return reply(VidrecChild.run(executable, ["controls", cameraArgument, "--set=\(name)=\(value)"]))
         case "save", "discard":
             guard let id = text("id") else { return .error("say which pending item: its ID", status: 400) }
             // Checked, so that it never reaches the command line as anything else.
@@ -179,7 +209,7 @@ struct ServeRoutes: Sendable {
             if action == "save", let name = text("name") { arguments.append("--as=\(name)") }
             return reply(VidrecChild.run(executable, arguments), saves: action == "save")
         default:
-            return .error("no action '\(action)'; there are start, stop, snap, save and discard", status: 404)
+            return .error("no action '\(action)'; there are start, stop, snap, switch, trigger, pause, resume, controls, save and discard", status: 404)
         }
     }
 

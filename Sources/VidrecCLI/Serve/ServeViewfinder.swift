@@ -102,7 +102,11 @@ final class ServeViewfinder: Sendable {
                 relay(recording)
                 continue
             }
-            state.withLock { $0.relayed = nil }
+            state.withLock { state in
+                // The recording has ended.
+                state.relayed = nil
+                if state.status.source == "recording" { state.status = Status() }
+            }
             let (holds, preview, retryAt) = state.withLock { ($0.holds, $0.preview, $0.retryAt) }
             if holds > 0 || !feed.isWatched {
                 releasePreview(problem: nil)
