@@ -14,7 +14,7 @@ struct ServeClient {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// `http://127.0.0.1:PORT`.
+    /// `http://127.0.0.1:PORT` (`https://` with TLS).
     let base: String
     let port: Int
     let token: String
@@ -22,7 +22,7 @@ struct ServeClient {
     /// The client of the server `serve` started: its address and token from the line
     /// it printed (`vidrec: serving http://127.0.0.1:PORT/?token=T …`).
     init(serving line: String) throws {
-        let address = try #require(line.range(of: #"http://127\.0\.0\.1:[0-9]+/\?token=[0-9a-f]{32}"#, options: .regularExpression),
+        let address = try #require(line.range(of: #"https?://127\.0\.0\.1:[0-9]+/\?token=[0-9a-f]{32}"#, options: .regularExpression),
                                    "no address in \(line)")
         let url = String(line[address])
         base = String(url.prefix { $0 != "?" }.dropLast())
@@ -37,7 +37,8 @@ struct ServeClient {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error", "--max-time", "120", "--dump-header", folder + "/headers",
+        // --insecure: the TLS test's certificate is its own, self-signed.
+        process.arguments = ["--silent", "--show-error", "--insecure", "--max-time", "120", "--dump-header", folder + "/headers",
                              "--output", folder + "/body"] + (cookie ? ["--header", "Cookie: vidrec-token=\(token)"] : [])
             + arguments + [base + path]
         let errors = Pipe()

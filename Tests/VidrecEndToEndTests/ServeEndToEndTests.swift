@@ -160,6 +160,25 @@ extension EndToEndTests {
             #expect(serve.wait().code == 0)
         }
 
+        /// With a certificate it speaks HTTPS, and the token's cookie is for HTTPS only.
+        @Test func withACertificateItSpeaksHTTPSAndTheCookieIsSecure() throws {
+            let home = try Home()
+            let (certificate, key) = (home.path + "/cert.pem", home.path + "/key.pem")
+            _ = try Probe.tool("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                           "-days", "1", "-subj", "/CN=127.0.0.1"])
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--listen", "127.0.0.1:0", "--tls-cert", certificate, "--tls-key", key],
+                                          home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            #expect(serve.errorSoFar.contains("vidrec: serving https://127.0.0.1:"), "\(serve.errorSoFar)")
+            let client = try ServeClient(serving: serve.errorSoFar)
+            let entry = try client.request("/?token=\(client.token)", cookie: false)
+            #expect(entry.status == 303)
+            #expect(entry.headers["set-cookie"] == "vidrec-token=\(client.token); Path=/; HttpOnly; SameSite=Strict; Secure")
+            #expect(try client.state()["quality"] as? String == "medium")
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+        }
+
         /// Beyond this machine without TLS: it says what that exposes, and what to do.
         @Test func listeningBeyondThisMachineWithoutTLSWarns() throws {
             let home = try Home()
