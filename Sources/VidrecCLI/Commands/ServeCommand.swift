@@ -91,11 +91,8 @@ struct ServeCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         // The preset is checked now: a bad --quality is said before anything listens.
         let preset = try context.presetLibrary.preset(named: quality)
-        if let tls {
-            for (option, path) in [("--tls-cert", tls.certificate), ("--tls-key", tls.key)] where !FileManager.default.isReadableFile(atPath: path) {
-                throw CLIError("cannot read \(option) \(path); give a readable PEM file", .noInput)
-            }
-        }
+        // Read once, now: a file it cannot read is said before anything listens.
+        let pem = try tls.map { (try Self.pem("--tls-cert", $0.certificate), try Self.pem("--tls-key", $0.key)) }
         let token = try ServeToken.load(from: context.paths.stateDirectory + "/serve-token")
         let store = try context.store()
         let (camera, cameraFormat, err) = (camera, cameraFormat, context.err)
@@ -109,8 +106,7 @@ struct ServeCommand: VidrecCommand {
                                  quality: preset.name, isSecure: tls != nil)
         let server: HTTPServer
         do {
-            server = try HTTPServer(address: address, port: port, tls: tls.map { (try Self.pem($0.certificate), try Self.pem($0.key)) },
-                                    handler: routes.handle)
+            server = try HTTPServer(address: address, port: port, tls: pem, handler: routes.handle)
         } catch {
             viewfinder.stop()
             throw error
@@ -135,10 +131,11 @@ struct ServeCommand: VidrecCommand {
         return .success
     }
 
-    /// The PEM text of `path`.
-    private static func pem(_ path: String) throws -> String {
-        do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw CLIError("cannot read \(path): \(error.localizedDescription)", .noInput)
+    /// The PEM text of `path`, given as `option`.
+    private static func pem(_ option: String, _ path: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CLIError("cannot read \(option) \(path); give a readable PEM file", .noInput)
         }
+        return text
     }
 }

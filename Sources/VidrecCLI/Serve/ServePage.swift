@@ -16,8 +16,8 @@ enum ServePage {
             .replacingOccurrences(of: "'", with: "&#39;")
     }
 
-    /// The page, with the token its script sends and the preset it offers first.
-    static func html(token: String, quality: String) -> String {
+    /// The page, with the token its script sends.
+    static func html(token: String) -> String {
         """
         <!doctype html>
         <html lang="en">
@@ -25,7 +25,6 @@ enum ServePage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="vidrec-token" content="\(escaped(token))">
-        <meta name="vidrec-quality" content="\(escaped(quality))">
         <title>vidrec</title>
         <style>
         body { font-family: system-ui, sans-serif; margin: 0; background: #111; color: #eee; }
@@ -58,7 +57,7 @@ enum ServePage {
           <button id="stop">Stop</button>
           <button id="snap">Photo</button>
         </section>
-        <section class="controls recording-only">
+        <section class="controls">
           <button id="pause">Pause</button>
           <button id="resume">Resume</button>
           <button id="trigger">Trigger</button>

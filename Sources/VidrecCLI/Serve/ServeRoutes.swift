@@ -49,7 +49,7 @@ struct ServeRoutes: Sendable {
         case ("GET", "/"):
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
                                                        ("Content-Security-Policy", ServePage.contentSecurityPolicy)],
-                                body: .bytes(Data(ServePage.html(token: token.value, quality: quality).utf8)))
+                                body: .bytes(Data(ServePage.html(token: token.value).utf8)))
         case ("GET", "/app.js"):
             return .text(ServePage.script, type: "text/javascript; charset=utf-8")
         case ("GET", "/viewfinder.mjpg"):
