@@ -7,10 +7,14 @@ enum JPEGEncoder {
     /// Scales `picture` to `width` (even, keeping the aspect ratio and the pixels'
     /// shape; never larger) in full-range YUV 4:2:0 and encodes it as a JPEG.
     ///
-    /// - Parameter quantizer: the JPEG quantizer, 2 (finest) to 31; 3 is small and good
-    ///   enough for thumbnails.
+    /// - Parameters:
+    ///   - degrees: turns the scaled picture clockwise by 90, 180 or 270 degrees.
+    ///   - mirrored: flips the scaled picture left to right first (as `--mirror` does
+    ///     before a player turns the picture by `--rotate`).
+    ///   - quantizer: the JPEG quantizer, 2 (finest) to 31; 3 is small and good enough
+    ///     for thumbnails.
     static func encode(_ picture: UnsafeMutablePointer<AVFrame>, width: Int, turnedClockwise degrees: Int = 0,
-                       quantizer: Int32 = 3, subject jpeg: String) throws -> [UInt8] {
+                       mirrored: Bool = false, quantizer: Int32 = 3, subject jpeg: String) throws -> [UInt8] {
         let source = picture.pointee
         let (outputWidth, outputHeight) = outputSize(of: picture, width: width)
 
@@ -52,6 +56,7 @@ enum JPEGEncoder {
                 }
             }
         }
+        if mirrored { mirror(scaled) }
         let upright = try degrees == 0 ? scaled : turn(scaled, clockwise: degrees, subject: jpeg)
         let packetOwner = try OwnedPacket(subject: jpeg)
         try check(avcodec_send_frame(context, upright.pointer), "avcodec_send_frame", jpeg)
@@ -59,7 +64,7 @@ enum JPEGEncoder {
         return Array(UnsafeBufferPointer(start: packetOwner.pointer.pointee.data, count: Int(packetOwner.pointer.pointee.size)))
     }
 
-    /// The size ``encode(_:width:turnedClockwise:quantizer:subject:)`` scales `picture`
+    /// The size ``encode(_:width:turnedClockwise:mirrored:quantizer:subject:)`` scales `picture`
     /// to for `width`, before any turn: even, the aspect ratio and the pixels' shape kept,
     /// never larger than the picture.
     static func outputSize(of picture: UnsafeMutablePointer<AVFrame>, width: Int) -> (width: Int32, height: Int32) {
@@ -69,6 +74,20 @@ enum JPEGEncoder {
         let shownWidth = Double(source.width) * av_q2d(aspect)
         let outputWidth = Int32(max(16, min(width, Int(shownWidth))) & ~1)
         return (outputWidth, Int32(max(2, Int((Double(outputWidth) * Double(source.height) / shownWidth).rounded())) & ~1))
+    }
+
+    /// Flips the YUV 4:2:0 picture `frame` left to right, in place, row by row.
+    private static func mirror(_ frame: OwnedFrame) {
+        let picture = frame.pointer
+        let width = Int(picture.pointee.width), height = Int(picture.pointee.height)
+        let planes: [(width: Int, height: Int)] = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
+        for (plane, size) in planes.enumerated() {
+            let start = picture.plane(plane)!, stride = Int(picture.linesize(plane))
+            for row in 0..<size.height {
+                var flipped = UnsafeMutableBufferPointer(start: start + row * stride, count: size.width)
+                flipped.reverse()
+            }
+        }
     }
 
     /// A copy of the YUV 4:2:0 picture `source` turned clockwise by 90, 180 or 270 degrees,

@@ -17,8 +17,23 @@ public final class PhotoEncoder: PhotoEncoding {
     /// The most H.264 access units kept: ten seconds at 30 fps.
     static let pictureGroupLimit = 300
 
+    /// How far each photo is turned clockwise, in degrees: 0, 90, 180 or 270.
+    public let turnedClockwise: Int
+    /// Whether each photo is flipped left to right (before it is turned).
+    public let isMirrored: Bool
+
     /// Creates an encoder; a decoder is opened on the first compressed frame.
-    public init() {}
+    ///
+    /// - Parameters:
+    ///   - turnedClockwise: turns each photo clockwise by 0, 90, 180 or 270 degrees.
+    ///   - mirrored: flips each photo left to right before it is turned; with
+    ///     `turnedClockwise`, a photo looks as a player shows a movie recorded with
+    ///     `--mirror` and `--rotate`.
+    public init(turnedClockwise: Int = 0, mirrored: Bool = false) {
+        precondition([0, 90, 180, 270].contains(turnedClockwise))
+        self.turnedClockwise = turnedClockwise
+        isMirrored = mirrored
+    }
 
     public func observe(_ frame: VideoFrame) {
         guard frame.pixelFormat == .h264 else { return }
@@ -77,7 +92,9 @@ public final class PhotoEncoder: PhotoEncoding {
             _ = withUnsafeMutableBytes(of: &view.pointee.data) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         }
         let size = JPEGEncoder.outputSize(of: view, width: width ?? frame.width)
-        let bytes = try JPEGEncoder.encode(view, width: width ?? frame.width, quantizer: 2, subject: subject)
-        return EncodedPhoto(bytes: bytes, width: Int(size.width), height: Int(size.height))
+        let bytes = try JPEGEncoder.encode(view, width: width ?? frame.width, turnedClockwise: turnedClockwise, mirrored: isMirrored,
+                                           quantizer: 2, subject: subject)
+        let turned = turnedClockwise == 90 || turnedClockwise == 270
+        return EncodedPhoto(bytes: bytes, width: Int(turned ? size.height : size.width), height: Int(turned ? size.width : size.height))
     }
 }

@@ -108,6 +108,7 @@ import Testing
         (["serve", "--listen", "127.0.0.1:70000"], "Error: The value '127.0.0.1:70000' is invalid for '--listen <address:port>'", 64),
         (["serve", "--tls-cert", "/tmp/cert.pem"], "Error: '--tls-cert <file>' cannot be used with 'no --tls-key (give both)'", 64),
         (["serve", "--camera", "test", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], "Error: cannot read --tls-cert /nonexistent/cert.pem; give a readable PEM file", 66),
+        (["serve", "--rotate", "45"], "Error: The value '45' is invalid for '--rotate <degrees>': use 90, 180 or 270 (clockwise)", 64),
         (["serve", "--camera", "none"], "Error: The value 'none' is invalid for '--camera <camera>': the viewfinder needs a picture; name a camera, or leave --camera out", 64),
         (["serve", "--camera", "test", "--quality", "nonesuch"], "Error: unknown quality preset 'nonesuch'", 65),
         (["snap", "--size", "641x480"], "Error: The value '641x480' is invalid for '--size <max|WxH>': give max, or an even width and height from 32 to 16384 such as 1920x1080", 64),

@@ -160,6 +160,54 @@ extension EndToEndTests {
             #expect(serve.wait().code == 0)
         }
 
+        /// With `--rotate` and `--mirror` the viewfinder shows the picture as players show
+        /// the movie: the preview, and a recording from the page, which records so. The
+        /// test camera's bars are white at the left and black at the right: mirrored and
+        /// turned a quarter clockwise, black is at the top and white at the bottom.
+        @Test func theViewfinderShowsThePictureTurnedAndMirroredAsRecorded() throws {
+            let home = try Home()
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--mic", "test", "--quality", "low", "--listen", "0",
+                                           "--rotate", "90", "--mirror"], home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            func expectUpright(_ jpeg: Data, _ source: String) throws {
+                let file = NSTemporaryDirectory() + "viewfinder-\(UUID().uuidString).jpg"
+                try jpeg.write(to: URL(fileURLWithPath: file))
+                defer { try? FileManager.default.removeItem(atPath: file) }
+                let stream = try #require(try Probe.streams(file).first)
+                #expect(stream.width == 360 && stream.height == 640, "\(source): \(stream)")
+                let rgb = try Probe.rgbFrame(file, width: 360, height: 640)
+                let (top, bottom) = (Probe.meanColour(rgb, width: 360, x: 170, y: 20, w: 20, h: 20),
+                                     Probe.meanColour(rgb, width: 360, x: 170, y: 600, w: 20, h: 20))
+                #expect(Probe.alike(top, OrientationEndToEndTests.black, tolerance: 40)
+                            && Probe.alike(bottom, OrientationEndToEndTests.white, tolerance: 40), "\(source): top \(top), bottom \(bottom)")
+            }
+            try expectUpright(try #require(try client.pictures(1).first), "the preview")
+
+            let started = try client.post("start", ["quality": "low", "max": 30])
+            #expect(started.status == 200, "\(started.text)")
+            let recording = try #require(Poll.until { () -> [String: Any]? in
+                guard let state = try? client.state(), (state["viewfinder"] as? [String: Any])?["source"] as? String == "recording" else { return nil }
+                return state["recording"] as? [String: Any]
+            })
+            try expectUpright(try #require(try client.pictures(2).last), "the recording")
+            let stopped = try client.post("stop", ["id": try #require(recording["id"] as? String)])
+            #expect(stopped.status == 200, "\(stopped.text)")
+            #expect(Poll.until { (try? home.pendingRows())?.first?["state"] as? String == "finished" ? true : nil } == true)
+
+            // The movie: stored as the camera sent it, but mirrored, with a quarter turn
+            // for players, which then show it as the viewfinder did.
+            let movie = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let info = try Probe.json(["-select_streams", "v", "-show_entries", "stream_side_data=rotation", movie])
+            let sideData = ((info["streams"] as? [[String: Any]])?.first?["side_data_list"] as? [[String: Any]])?.first
+            #expect(sideData?["rotation"] as? Int == -90, "\(String(describing: sideData))")
+            let shown = try OrientationEndToEndTests.picture(movie, at: 0, width: 360, height: 640, autorotate: true)
+            #expect(Probe.alike(Probe.meanColour(shown, width: 360, x: 170, y: 20, w: 20, h: 20), OrientationEndToEndTests.black, tolerance: 40))
+            #expect(Probe.alike(Probe.meanColour(shown, width: 360, x: 170, y: 600, w: 20, h: 20), OrientationEndToEndTests.white, tolerance: 40))
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+        }
+
         /// With a certificate it speaks HTTPS, and the token's cookie is for HTTPS only.
         @Test func withACertificateItSpeaksHTTPSAndTheCookieIsSecure() throws {
             let home = try Home()

@@ -29,6 +29,8 @@ struct ServeCommand: VidrecCommand {
             .option("listen", value: "address:port", help: "Where to listen: 127.0.0.1:8080, 0.0.0.0:8080 (every IPv4 address: reachable from the network), [::1]:8080, or a port alone on 127.0.0.1; port 0 takes a free one. (default: 127.0.0.1:8080)"),
             .option("tls-cert", value: "file", help: "Speak HTTPS with this certificate (PEM); needs --tls-key."),
             .option("tls-key", value: "file", help: "The certificate's private key (PEM)."),
+            .option("rotate", value: "degrees", help: "Turn the picture clockwise by 90, 180 or 270 degrees: the viewfinder shows it turned, and a recording from the page is recorded with --rotate."),
+            .flag("mirror", help: "Flip the picture left to right: in the viewfinder, and in a recording from the page (--mirror)."),
         ])
 
     /// The default port.
@@ -41,6 +43,10 @@ struct ServeCommand: VidrecCommand {
     var address: String
     var port: UInt16
     var tls: (certificate: String, key: String)?
+    /// `--rotate` and `--mirror`: the viewfinder shows the picture so, and recordings
+    /// from the page record it so.
+    var rotation: Int
+    var mirror: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
@@ -49,6 +55,8 @@ struct ServeCommand: VidrecCommand {
             throw .invalidValue(camera, for: "--camera <camera>", reason: "the viewfinder needs a picture; name a camera, or leave --camera out")
         }
         microphone = arguments[option: "mic"] ?? "default"
+        rotation = try StartOptions.rotation(arguments)
+        mirror = arguments.has("mirror")
         quality = arguments[option: "quality"] ?? "medium"
         let listen = arguments[option: "listen"] ?? "127.0.0.1:\(ServeCommand.defaultPort)"
         guard let (address, port) = ServeCommand.listenAddress(listen) else {
@@ -97,13 +105,17 @@ struct ServeCommand: VidrecCommand {
         let store = try context.store()
         let (camera, cameraFormat, err) = (camera, cameraFormat, context.err)
         SignalWatcher.blockSignals()
+        var video = preset.settings.video
+        (video.rotation, video.isMirrored) = (rotation, mirror)
         let viewfinder = ServeViewfinder(store: store, devices: {
             SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none") { _ in }
-        }, video: preset.settings.video)
+        }, video: video)
         var deviceArguments = ["--camera=\(camera)", "--mic=\(microphone)"]
         if let cameraFormat { deviceArguments.append("--camera-format=\(cameraFormat.rawValue)") }
+        var orientationArguments = rotation == 0 ? [] : ["--rotate=\(rotation)"]
+        if mirror { orientationArguments.append("--mirror") }
         let routes = ServeRoutes(token: token, viewfinder: viewfinder, context: context, deviceArguments: deviceArguments,
-                                 quality: preset.name, isSecure: tls != nil)
+                                 orientationArguments: orientationArguments, quality: preset.name, isSecure: tls != nil)
         let server: HTTPServer
         do {
             server = try HTTPServer(address: address, port: port, tls: pem, handler: routes.handle)

@@ -12,9 +12,13 @@ enum StartFeatures {
             { _ in .init(PhotoOutput(encoder: PhotoEncoder())) }
         },
         // The viewfinder `vidrec serve` shows, asked over the control socket: every
-        // recording has one, which encodes nothing while nobody watches.
+        // recording has one, which encodes nothing while nobody watches. Its pictures
+        // look as players show the movie: turned by --rotate, flipped by --mirror.
         StartFeature(arguments: []) { _, _ in
-            { _ in .init(ViewfinderOutput(feed: ViewfinderFeed(), encoder: PhotoEncoder())) }
+            { setup in
+                .init(ViewfinderOutput(feed: ViewfinderFeed(),
+                                       encoder: PhotoEncoder(turnedClockwise: setup.options.rotation, mirrored: setup.options.mirror)))
+            }
         },
         // --trigger motion[=N]: a recording waiting for triggers is also triggered by
         // motion in the picture (StartOptions turns --pre/--post on for it).

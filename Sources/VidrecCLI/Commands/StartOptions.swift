@@ -35,8 +35,7 @@ struct StartOptions {
             .option("album-max-size", value: "size", help: "With --save: remove vidrec's oldest recordings from the album beyond this total size."),
             .option("max-age", value: "duration", help: "With --save: remove vidrec's recordings saved to the album longer ago than this (7d, 12h, 30m)."),
         ] + StartOptions.controlArguments + [
-            .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
-            .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
+        ] + StartOptions.orientationArguments + [
             .option("video", value: "auto|copy|encode", help: "Store the camera's own H.264 (or, for an mjpeg preset, its Motion JPEG) as it is, for next to no CPU (copy); decode and encode as the preset says (encode); or copy when the camera sends the preset's codec at its size and rate and nothing changes the picture (auto). (default: the preset's video.handling, else auto)"),
             .option("segment", value: "duration", help: "Record as a series of files of this length (10s, 5m, 1h; a plain number is seconds), each a finished movie that plays on its own, until stopped or --max. With --save each is saved as it closes; --name names each from its own start time."),
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
@@ -120,12 +119,7 @@ struct StartOptions {
             }
             maxAge = seconds
         }
-        if let text = arguments[option: "rotate"] {
-            guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
-                throw .invalidValue(text, for: "--rotate <degrees>", reason: "use 90, 180 or 270 (clockwise)")
-            }
-            rotation = degrees
-        }
+        rotation = try StartOptions.rotation(arguments)
         mirror = arguments.has("mirror")
         if let text = arguments[option: "video"] {
             guard let handling = VideoHandling(rawValue: text) else {
@@ -195,6 +189,21 @@ struct StartOptions {
     }
 
     /// `--camera` and `--camera-format`, shared by `vidrec start` and `vidrec snap`.
+    /// `--rotate` and `--mirror`: how the recorded picture is turned and flipped.
+    static let orientationArguments: [ArgumentSpec] = [
+        .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
+        .flag("mirror", help: "Flip the picture left to right, as a selfie camera shows it (costs some CPU on every frame)."),
+    ]
+
+    /// Parses `--rotate`: 0 (left out), 90, 180 or 270 degrees clockwise.
+    static func rotation(_ arguments: ParsedArguments) throws(ParserError) -> Int {
+        guard let text = arguments[option: "rotate"] else { return 0 }
+        guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
+            throw .invalidValue(text, for: "--rotate <degrees>", reason: "use 90, 180 or 270 (clockwise)")
+        }
+        return degrees
+    }
+
     static let cameraArguments: [ArgumentSpec] = [
         .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', 'test' for the built-in test pattern (test:mjpeg and test:h264 send it as a webcam's Motion JPEG or H.264, in a two-second loop), or 'none' to record sound only: an M4A file (AAC) or an Ogg Opus file (Opus), from the preset's audio and --mic. (default: the first camera vidrec can record from; 'vidrec devices' says why a node, such as one that sends only raw Bayer, is passed over)"),
         .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3, MJPG, JPEG or H264."),

@@ -31,6 +31,8 @@ struct ServeRoutes: Sendable {
     let context: CommandContext
     /// The camera and microphone options a recording or a photo from the page gets.
     let deviceArguments: [String]
+    /// `--rotate` and `--mirror` for a recording from the page.
+    let orientationArguments: [String]
     /// The preset the page offers first.
     let quality: String
     /// Whether the server speaks TLS.
@@ -180,7 +182,7 @@ struct ServeRoutes: Sendable {
         let executable = context.executable
         switch action {
         case "start":
-            var arguments = ["--quality=\(text("quality") ?? quality)"] + deviceArguments
+            var arguments = ["--quality=\(text("quality") ?? quality)"] + deviceArguments + orientationArguments
             if let max = text("max") { arguments.append("--max=\(max)") }
             let failure = viewfinder.withCameraFree { VidrecChild.startRecording(executable, arguments) }
             if let failure { return reply(failure) }

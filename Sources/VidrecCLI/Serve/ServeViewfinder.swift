@@ -122,7 +122,7 @@ final class ServeViewfinder: Sendable {
     }
 
     private func startPreview() {
-        let output = ViewfinderOutput(feed: feed, encoder: PhotoEncoder())
+        let output = ViewfinderOutput(feed: feed, encoder: PhotoEncoder(turnedClockwise: video.rotation, mirrored: video.isMirrored))
         do {
             let preview = try ViewfinderPreview(devices: devices(), video: video, output: output)
             state.withLock { state in
