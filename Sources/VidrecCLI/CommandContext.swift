@@ -1,5 +1,6 @@
 import Foundation
 import VidrecCore
+import VidrecMedia
 import VidrecFFmpeg
 
 /// What every command runs with: the environment, where things live, and the two
@@ -70,9 +71,9 @@ public struct CommandContext: Sendable {
 
     /// What to browse, its items described by libavformat: the folder `--album` names,
     /// else the album and the photo album together.
-    func albumCatalog(_ option: String?) -> AlbumCatalog {
+    func albumCatalog(_ option: String?, describer: any MovieDescribing = MovieProbe()) -> AlbumCatalog {
         let albums = option != nil ? [album(option)] : [album(nil), photoAlbum(nil)]
-        return AlbumCatalog(albums: albums, manifest: manifest, describer: MovieProbe())
+        return AlbumCatalog(albums: albums, manifest: manifest, describer: describer)
     }
 
     /// Prints `object` (arrays, dictionaries, strings, numbers) as JSON for scripts:

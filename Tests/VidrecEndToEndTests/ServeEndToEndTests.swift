@@ -106,9 +106,20 @@ extension EndToEndTests {
             #expect(movieFile.status == 200 && movieFile.headers["content-type"] == "video/mp4")
 
             // Save with a name: in the album, played with ranges, with its poster frame.
+            // The state carries the album's version; the album itself comes apart, and
+            // answers 304 while that version stands.
+            let emptyVersion = try #require((try client.state())["albumVersion"] as? String)
             let saved = try client.post("save", ["id": id, "name": "door"], origin: client.base)
             #expect(saved.status == 200 && saved.json["saved"] as? [String] == ["door.mp4"], "\(saved.text)")
-            let album = try #require((try client.state())["album"] as? [[String: Any]])
+            let version = try #require((try client.state())["albumVersion"] as? String)
+            #expect(version != emptyVersion && version.count == 16)
+            let listing = try client.request("/api/album")
+            #expect(listing.status == 200 && listing.headers["etag"] == "\"\(version)\"" && listing.json["version"] as? String == version,
+                    "\(listing.headers) \(listing.text)")
+            let unchanged = try client.request("/api/album", ["--header", "If-None-Match: \"\(version)\""])
+            #expect(unchanged.status == 304 && unchanged.body.isEmpty, "\(unchanged.status)")
+            #expect(try client.request("/api/album", ["--header", "If-None-Match: \"\(emptyVersion)\""]).status == 200)
+            let album = try #require(listing.json["items"] as? [[String: Any]])
             let item = try #require(album.first { $0["name"] as? String == "door.mp4" }, "\(album)")
             #expect(item["width"] as? Int == 640 && item["height"] as? Int == 360 && item["path"] == nil, "\(item)")
             let onDisk = home.album + "/door.mp4"

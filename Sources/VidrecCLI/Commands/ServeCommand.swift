@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import VidrecCore
+import VidrecFFmpeg
 import VidrecHTTP
 import VidrecMedia
 import VidrecSystem
@@ -115,7 +116,8 @@ struct ServeCommand: VidrecCommand {
         var orientationArguments = rotation == 0 ? [] : ["--rotate=\(rotation)"]
         if mirror { orientationArguments.append("--mirror") }
         let routes = ServeRoutes(token: token, viewfinder: viewfinder, context: context, deviceArguments: deviceArguments,
-                                 orientationArguments: orientationArguments, quality: preset.name, isSecure: tls != nil)
+                                 orientationArguments: orientationArguments, quality: preset.name, isSecure: tls != nil,
+                                 album: context.albumCatalog(nil, describer: CachedMovieDescriber(MovieProbe())))
         let server: HTTPServer
         do {
             server = try HTTPServer(address: address, port: port, tls: pem, handler: routes.handle)

@@ -1,8 +1,8 @@
 /// The page `vidrec serve` shows: one HTML document and its script, built into the
 /// binary, with no framework and no fetch from anywhere else. The viewfinder is an
 /// `<img>` of the MJPEG stream (every browser plays it); the buttons post to `/api/…`
-/// with the token from the page's `<meta>`; the lists come from `/api/state`, once a
-/// second.
+/// with the token from the page's `<meta>`; the state and the pending items come from
+/// `/api/state` once a second, the album from `/api/album` when its version there changes.
 enum ServePage {
     /// What the page may load: only from this server (the script too; the viewfinder and
     /// the files are its own), and it may not be framed by another site.
@@ -142,9 +142,11 @@ enum ServePage {
         }
       }
       // A list is drawn again only when it changed: a name being typed stays.
-      const pendingNow = JSON.stringify(state.pending || []), albumNow = JSON.stringify(state.album || []);
+      const pendingNow = JSON.stringify(state.pending || []);
       if (pendingNow !== pendingShown) { pendingShown = pendingNow; showPending(state.pending || []); }
-      if (albumNow !== albumShown) { albumShown = albumNow; showAlbum(state.album || []); }
+      // The album is fetched only when its version changed (reading it costs the server
+      // a look at every file).
+      if (state.albumVersion !== albumShown) loadAlbum(state.albumVersion);
     }
 
     function showPending(items) {
@@ -207,6 +209,14 @@ enum ServePage {
         video.src = source;
         player.appendChild(video);
       }
+    }
+
+    async function loadAlbum(version) {
+      const response = await fetch("/api/album", { headers: { "X-Vidrec-Token": token } });
+      if (!response.ok || albumShown === version) return;
+      const album = await response.json();
+      albumShown = album.version;
+      showAlbum(album.items || []);
     }
 
     async function refresh() {

@@ -10,7 +10,8 @@ import VidrecSystem
 /// | `GET /?token=T` | sets the token's cookie and goes to `/` |
 /// | `GET /`, `GET /app.js` | the page and its script (``ServePage``) |
 /// | `GET /viewfinder.mjpg` | the viewfinder, as MJPEG over HTTP |
-/// | `GET /api/state` | the view, the recording, the pending items and the album, as JSON |
+/// | `GET /api/state` | the view, the recording, the pending items and the album's version, as JSON |
+/// | `GET /api/album` | the album as `vidrec list --json` lists it, with its version as the ETag (304 when unchanged) |
 /// | `POST /api/start` `{"quality","max"}` | `vidrec start` (the page's camera and microphone) |
 /// | `POST /api/stop`, `/api/snap` | `vidrec stop`, `vidrec snap` |
 /// | `POST /api/switch` `{"camera"}`, `/api/trigger`, `/api/pause`, `/api/resume` | the running recording's `vidrec switch`, `trigger`, `pause`, `resume` |
@@ -37,6 +38,9 @@ struct ServeRoutes: Sendable {
     let quality: String
     /// Whether the server speaks TLS.
     let isSecure: Bool
+    /// The albums, each file's header read once until it changes: the page asks for the
+    /// album's version every second.
+    let album: AlbumCatalog
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "GET", request.path == "/", let given = request.query["token"] {
@@ -63,6 +67,8 @@ struct ServeRoutes: Sendable {
                                 body: .stream(stream))
         case ("GET", "/api/state"):
             return .json(state())
+        case ("GET", "/api/album"):
+            return albumListing(ifNoneMatch: request.header("if-none-match"))
         case ("GET", "/api/controls"):
             return controls()
         case ("POST", _) where request.path.hasPrefix("/api/"):
@@ -70,7 +76,7 @@ struct ServeRoutes: Sendable {
             return act(String(request.path.dropFirst("/api/".count)), body: request.body)
         case ("GET", _) where request.path.hasPrefix("/media/"):
             return media(String(request.path.dropFirst("/media/".count)), range: request.header("range"))
-        case (_, "/"), (_, "/viewfinder.mjpg"), (_, "/api/state"):
+        case (_, "/"), (_, "/viewfinder.mjpg"), (_, "/api/state"), (_, "/api/album"):
             return .error("\(request.method) is not answered here; use GET", status: 405)
         default:
             return .error("nothing at \(request.path)", status: 404)
@@ -134,9 +140,36 @@ struct ServeRoutes: Sendable {
             state["recording"] = recording
         }
         state["pending"] = ((try? PendingCommand.rows(try context.store())) ?? []).map(ServeRoutes.withoutPaths)
-        state["album"] = ((try? context.albumCatalog(nil).items()) ?? []).map { ServeRoutes.withoutPaths(ListCommand.row($0)) }
+        state["albumVersion"] = ServeRoutes.version(of: (try? album.items()) ?? [])
         state["presets"] = context.presetLibrary.availableNames()
         return state
+    }
+
+    /// The album as `vidrec list --json` lists it (without paths), with its version as
+    /// the ETag; 304 when the page has that version already.
+    private func albumListing(ifNoneMatch: String?) -> HTTPResponse {
+        let items = (try? album.items()) ?? []
+        let version = ServeRoutes.version(of: items)
+        let etag = "\"\(version)\""
+        if ifNoneMatch == etag { return HTTPResponse(status: 304, headers: [("ETag", etag), ("Cache-Control", "no-cache")]) }
+        var response = HTTPResponse.json(["version": version, "items": items.map { ServeRoutes.withoutPaths(ListCommand.row($0)) }])
+        response.headers += [("ETag", etag), ("Cache-Control", "no-cache")]
+        return response
+    }
+
+    /// A version of the album's listing, which changes when an item comes, goes, or
+    /// changes its name, size, date or poster frame: 16 hex digits (FNV-1a, 64 bits).
+    static func version(of items: [AlbumItem]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for item in items {
+            let line = "\(item.name)\u{0}\(item.bytes)\u{0}\(item.date.timeIntervalSince1970)\u{0}\(item.thumbnail ?? "")\u{0}\(item.unreadable ?? "")\n"
+            for byte in line.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x100_0000_01b3
+            }
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// A row of `vidrec pending --json` or `vidrec list --json` without the paths on this
@@ -240,7 +273,7 @@ struct ServeRoutes: Sendable {
             let path = FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath
             return .file(path, type: ServeRoutes.contentType(of: path), rangeHeader: range)
         case "album", "poster":
-            guard let item = ((try? context.albumCatalog(nil).items()) ?? []).first(where: { $0.name == name }) else {
+            guard let item = ((try? album.items()) ?? []).first(where: { $0.name == name }) else {
                 return .error("no album item \(name)", status: 404)
             }
             if parts[0] == "poster" {
