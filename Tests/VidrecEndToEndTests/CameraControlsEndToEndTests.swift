@@ -125,5 +125,43 @@ extension KernelDriverTests {
             serve.signal(SIGTERM)
             #expect(serve.wait().code == 0)
         }
+    
+        /// A page left open on `vidrec serve`'s preview does not cost a recording that
+        /// starts elsewhere (cron, a terminal): the preview claims the camera, the
+        /// recording that finds it busy asks the server to lend it, records every frame,
+        /// and the page shows the recording's picture, then the preview again.
+        @Test func aPageWatchingThePreviewLendsTheCameraToARecordingStartedElsewhere() throws {
+            let home = try Home()
+            let runtime = home.path + "/run"
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+            let environment = ["XDG_RUNTIME_DIR": runtime]
+            let serve = try VidrecProcess(["serve", "--camera", "0", "--mic", "none", "--quality", "low", "--listen", "127.0.0.1:0"],
+                                          home: home.path, environment: environment)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            let watcher = try client.watching()
+            defer { watcher.stop() }
+            func source() -> String? { ((try? client.state())?["viewfinder"] as? [String: Any])?["source"] as? String }
+            #expect(Poll.until { source() == "preview" ? true : nil } == true)
+            let claim = runtime + "/vidrec/preview-\(serve.pid).claim"
+            #expect(try String(contentsOfFile: claim, encoding: .utf8) == "/dev/video0\n")
+
+            let preset = try DeviceEndToEndTests.writePreset(home)
+            let recording = try VidrecProcess(["start", "--camera", "0", "--mic", "none", "--quality", preset, "--max", "2"],
+                                              home: home.path, environment: environment)
+            #expect(recording.waitForError(containing: "vidrec: recording "))
+            #expect(recording.errorSoFar.contains("vidrec: camera lent by the preview of vidrec serve (pid \(serve.pid))"), "\(recording.errorSoFar)")
+            let result = recording.wait()
+            #expect(result.code == 0, "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            #expect(try Probe.decodedFrameCount(file) == 60)
+            #expect(abs(try Probe.formatDuration(file) - 2) < 0.05)
+            // The page watches on: the preview comes back once the recording has ended.
+            #expect(Poll.until { source() == "preview" ? true : nil } == true)
+            #expect(FileManager.default.fileExists(atPath: claim))
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+            #expect(!FileManager.default.fileExists(atPath: claim), "the claim goes with the server")
+        }
     }
 }

@@ -102,6 +102,29 @@ struct ServeClient {
         }
     }
 
+    /// A browser left open on the viewfinder: curl reading the MJPEG stream until
+    /// `stop()`, so that the server keeps a picture coming.
+    final class Watcher {
+        private let process = Process()
+
+        init(_ client: ServeClient) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["--silent", "--http1.0", "--output", "/dev/null", "--header", "Cookie: vidrec-token=\(client.token)",
+                                 client.base + "/viewfinder.mjpg"]
+            try process.run()
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+
+        deinit { stop() }
+    }
+
+    /// Starts watching the viewfinder, as a page left open does.
+    func watching() throws -> Watcher { try Watcher(self) }
+
     /// The whole JPEGs among the parts received so far (each part's headers end in a
     /// blank line, and its `Content-Length` says how much follows).
     private static func parts(of data: Data) -> [Data] {

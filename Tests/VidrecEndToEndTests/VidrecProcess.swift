@@ -71,6 +71,9 @@ final class VidrecProcess {
     }
 
     /// Sends `number` to this vidrec, and to no other process once it has ended.
+    /// The process's ID.
+    var pid: Int32 { process.processIdentifier }
+
     func signal(_ number: Int32) { signaller?.send(number) }
 
     /// Waits until this recording has recorded at least `seconds` of media, as

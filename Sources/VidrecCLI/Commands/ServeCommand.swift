@@ -110,7 +110,7 @@ struct ServeCommand: VidrecCommand {
         (video.rotation, video.isMirrored) = (rotation, mirror)
         let viewfinder = ServeViewfinder(store: store, devices: {
             SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none") { _ in }
-        }, video: video)
+        }, video: video, claims: context.paths.runtimeDirectory)
         var deviceArguments = ["--camera=\(camera)", "--mic=\(microphone)"]
         if let cameraFormat { deviceArguments.append("--camera-format=\(cameraFormat.rawValue)") }
         var orientationArguments = rotation == 0 ? [] : ["--rotate=\(rotation)"]
@@ -133,7 +133,8 @@ struct ServeCommand: VidrecCommand {
         }
         let stopping = DispatchSemaphore(value: 0)
         _ = SignalWatcher { signal in
-            if signal != SIGUSR1 { stopping.signal() }
+            // SIGUSR1: another vidrec asks for the camera the preview holds.
+            if signal == SIGUSR1 { viewfinder.lend() } else { stopping.signal() }
         }
         stopping.wait()
         server.stop()

@@ -68,7 +68,8 @@ struct SnapCommand: VidrecCommand {
         let rclone = try upload?.check(environment: context.paths.environment, album: context.photoAlbum(albumPath).path)
         let store = try context.store()
         let devices = SystemDevices(camera: camera, cameraFormat: cameraFormat, fit: .crop, microphone: "none",
-                                    controls: controls, keepControls: keepControls) { context.err("vidrec: \($0)\n") }
+                                    controls: controls, keepControls: keepControls,
+                                    previewClaims: context.paths.runtimeDirectory) { context.err("vidrec: \($0)\n") }
         let cameraPath: String?
         do {
             cameraPath = try devices.findCamera()

@@ -69,7 +69,8 @@ struct StartCommand: VidrecCommand {
         // The viewfinder `vidrec serve` asks for.
         let viewfinder = request.features.lazy.compactMap { $0 as? ViewfinderOutput }.first
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
-                                    controls: options.controls, keepControls: options.keepControls) {
+                                    controls: options.controls, keepControls: options.keepControls,
+                                    previewClaims: context.paths.runtimeDirectory) {
             context.err("vidrec: \($0)\n")
         }
         let outputs = FFmpegMovieOutputs(besideTheFile: besideTheFile) { context.err("vidrec: \($0)\n") }

@@ -17,6 +17,9 @@ final class SystemDevices: RecordingDevices, Sendable {
     private let controls: CameraControlRequest
     private let keepControls: Bool
     private let report: @Sendable (String) -> Void
+    /// vidrec's runtime folder, where a `vidrec serve` preview that holds a camera says
+    /// so (``PreviewClaim``); `nil`: a busy camera is not asked for.
+    private let previewClaims: String?
     private let found = Mutex<CameraDescription?>(nil)
 
     /// `--camera none`: no camera, a sound recording (``NoCamera``).
@@ -25,10 +28,13 @@ final class SystemDevices: RecordingDevices, Sendable {
     /// - Parameters:
     ///   - camera: `--camera` (`test` for the test pattern, `none` for sound only).
     ///   - controls: `--set` and the control shortcuts; `keepControls`: `--keep-controls`.
+    ///   - previewClaims: vidrec's runtime folder: a camera that is busy in a `vidrec
+    ///     serve` preview is asked for there (``PreviewClaim``).
     ///   - report: where the camera mode chosen is told.
     init(camera: String, cameraFormat: PixelFormat?, fit: VideoFit, microphone: String,
          controls: CameraControlRequest = CameraControlRequest(), keepControls: Bool = false,
-         report: @escaping @Sendable (String) -> Void) {
+         previewClaims: String? = nil, report: @escaping @Sendable (String) -> Void) {
+        self.previewClaims = previewClaims
         self.controls = controls
         self.keepControls = keepControls
         self.camera = camera
@@ -140,7 +146,16 @@ final class SystemDevices: RecordingDevices, Sendable {
     /// the camera's own before it streams: a wrong name or value costs nothing.
     private func open(_ description: CameraDescription, mode: CameraMode) throws -> V4L2Camera {
         let settings = try controls.resolve(against: description.controls, camera: "\(description.path) (\(description.name))")
-        let source = try V4L2Camera(description, mode: mode)
+        let source: V4L2Camera
+        do {
+            source = try V4L2Camera(description, mode: mode)
+        } catch DeviceError.busy(let path) where previewClaims != nil {
+            // A page watching `vidrec serve`'s preview holds it: asked, the server lends it.
+            let lenders = PreviewClaim.askToLend(path, in: previewClaims!)
+            guard !lenders.isEmpty else { throw DeviceError.busy(path: path) }
+            report("camera lent by the preview of vidrec serve (pid \(lenders.map(String.init).joined(separator: ", ")))")
+            source = try V4L2Camera(description, mode: mode)
+        }
         if !settings.isEmpty {
             let done = try source.setControls(settings, restoreAtEnd: !keepControls)
             report("camera controls: \(done.joined(separator: ", "))" + (keepControls ? "; kept afterwards (--keep-controls)" : "; set back at the end"))

@@ -14,7 +14,10 @@ import VidrecSystem
 ///   which holds the camera only while it is watched: 3 s after the last browser leaves,
 ///   the camera is free again for a recording that cron starts;
 /// - while the server itself needs the camera (a photo at its largest size, a recording
-///   starting), nothing holds it.
+///   starting), nothing holds it;
+/// - while another vidrec (a recording cron starts, a photo) finds the camera busy in the
+///   preview and asks for it (``PreviewClaim``, SIGUSR1), the preview lends it: closed
+///   at once, and not opened again for 5 s, by when that recording's own picture shows.
 ///
 /// Every browser's stream reads the one ``feed``.
 final class ServeViewfinder: Sendable {
@@ -35,6 +38,10 @@ final class ServeViewfinder: Sendable {
 
     private struct State {
         var preview: ViewfinderPreview?
+        /// The preview's claim on its camera, kept while it holds it.
+        var claim: PreviewClaim?
+        /// No preview is opened before this time (ns): the camera is lent.
+        var lentUntil: Int64 = 0
         /// Actions that need the camera free, running now.
         var holds = 0
         /// No preview is tried again before this time (ns), after one failed.
@@ -50,6 +57,7 @@ final class ServeViewfinder: Sendable {
     private let store: RecordingStore
     private let devices: @Sendable () -> SystemDevices
     private let video: VideoEncoding
+    private let claims: String
     private let state = Mutex(State())
     private let thread = Mutex<NamedThread?>(nil)
     /// Wakes the thread early (a hold released, the server stopping).
@@ -61,8 +69,10 @@ final class ServeViewfinder: Sendable {
     ///   - store: the pending area, where running recordings are found.
     ///   - devices: the camera to preview (a new one each time, as `--camera` says).
     ///   - video: the size and rate the preview asks the camera for (the preset's).
-    init(store: RecordingStore, devices: @escaping @Sendable () -> SystemDevices, video: VideoEncoding) {
+    ///   - claims: vidrec's runtime folder, where the preview claims its camera.
+    init(store: RecordingStore, devices: @escaping @Sendable () -> SystemDevices, video: VideoEncoding, claims: String) {
         self.store = store
+        self.claims = claims
         self.devices = devices
         self.video = video
         thread.withLock { $0 = NamedThread(name: "vidrec.serve") { [self] in loop() } }
@@ -74,17 +84,25 @@ final class ServeViewfinder: Sendable {
     /// Runs `body` with the camera free: the preview is stopped first and not started
     /// again until `body` returns.
     func withCameraFree<T>(_ body: () throws -> T) rethrows -> T {
-        let preview = state.withLock { state -> ViewfinderPreview? in
+        let (preview, claim) = state.withLock { state -> (ViewfinderPreview?, PreviewClaim?) in
             state.holds += 1
-            defer { state.preview = nil }
-            return state.preview
+            defer { (state.preview, state.claim) = (nil, nil) }
+            return (state.preview, state.claim)
         }
         preview?.stop()
+        claim?.remove()
         defer {
             state.withLock { $0.holds -= 1 }
             wake.signal()
         }
         return try body()
+    }
+
+    /// Lends the camera to another vidrec that asked for it (SIGUSR1): the preview is
+    /// closed, and not opened again for 5 s.
+    func lend() {
+        state.withLock { $0.lentUntil = MonotonicClock.now() + 5_000_000_000 }
+        wake.signal()
     }
 
     /// Stops deciding, and releases the camera.
@@ -107,8 +125,10 @@ final class ServeViewfinder: Sendable {
                 state.relayed = nil
                 if state.status.source == "recording" { state.status = Status() }
             }
-            let (holds, preview, retryAt) = state.withLock { ($0.holds, $0.preview, $0.retryAt) }
-            if holds > 0 || !feed.isWatched {
+            let (holds, preview, retryAt, lentUntil) = state.withLock { ($0.holds, $0.preview, $0.retryAt, $0.lentUntil) }
+            if MonotonicClock.now() < lentUntil {
+                releasePreview(problem: "the camera is lent to another vidrec")
+            } else if holds > 0 || !feed.isWatched {
                 releasePreview(problem: nil)
             } else if let preview, let ended = preview.ended {
                 releasePreview(problem: ended.map(RuntimeFailure.classify)?.message ?? "the camera stopped sending")
@@ -123,13 +143,19 @@ final class ServeViewfinder: Sendable {
 
     private func startPreview() {
         let output = ViewfinderOutput(feed: feed, encoder: PhotoEncoder(turnedClockwise: video.rotation, mirrored: video.isMirrored))
+        let devices = devices()
+        // Claimed before it is opened: another vidrec that finds it busy then knows whom
+        // to ask.
+        let claim = (try? devices.findCamera()).flatMap { $0 }.flatMap { try? PreviewClaim.make(camera: $0, in: claims) }
         do {
-            let preview = try ViewfinderPreview(devices: devices(), video: video, output: output)
+            let preview = try ViewfinderPreview(devices: devices, video: video, output: output)
             state.withLock { state in
                 state.preview = preview
+                state.claim = claim
                 state.status = Status(source: "preview", camera: preview.camera, mode: preview.mode)
             }
         } catch {
+            claim?.remove()
             state.withLock { state in
                 state.retryAt = MonotonicClock.now() + 2_000_000_000
                 state.status = Status(problem: RuntimeFailure.classify(error).message)
@@ -138,16 +164,18 @@ final class ServeViewfinder: Sendable {
     }
 
     private func releasePreview(problem: String?) {
-        let preview = state.withLock { state -> ViewfinderPreview? in
+        let (preview, claim) = state.withLock { state -> (ViewfinderPreview?, PreviewClaim?) in
             defer {
                 state.preview = nil
+                state.claim = nil
                 if state.relayed == nil, state.status.source == "preview" || problem != nil {
                     state.status = Status(problem: problem ?? state.status.problem)
                 }
             }
-            return state.preview
+            return (state.preview, state.claim)
         }
         preview?.stop()
+        claim?.remove()
     }
 
     /// One picture of the running recording's viewfinder (the control socket's answer
