@@ -288,10 +288,24 @@ extension EndToEndTests {
             let afterSeek = try #require(seen["frameAfterSeek"] as? [Int], "\(seen)")
             #expect(afterSeek == [numbers[15], 640, 360], "numbers around it: \(numbers[13...17])")
 
-            // The photo was taken, then discarded; nothing else is pending.
+            // The photo was taken, then discarded; nothing else is pending but the photo
+            // taken on the phone (below).
             #expect(seen["photo"] as? String != nil && seen["discarded"] as? Bool == true)
-            #expect(try home.pendingRows().isEmpty)
+            #expect(try home.pendingRows().map { $0["id"] as? String } == [seen["phonePhoto"] as? String], "\(seen)")
             #expect(FileManager.default.fileExists(atPath: seen["screenshot"] as? String ?? ""))
+            // On a phone's screen: nothing wider than it, the viewfinder across it, the
+            // buttons on it and big enough for a thumb, and a tap on Photo takes one.
+            let phone = try #require(seen["phone"] as? [String: Any], "\(seen)")
+            let width = try #require(phone["innerWidth"] as? Double ?? (phone["innerWidth"] as? Int).map(Double.init))
+            #expect(width == 390 && (phone["scrollWidth"] as? Int ?? 999) <= 390, "\(phone)")
+            for name in ["view", "start", "stop", "snap", "quality"] {
+                let box = try #require((phone[name] as? [Any])?.compactMap { ($0 as? Double) ?? ($0 as? Int).map(Double.init) }, "\(phone)")
+                #expect(box.count == 3 && box[0] >= 0 && box[1] <= width, "\(name): \(box)")
+                if name == "view" { #expect(box[1] - box[0] >= width - 1, "the viewfinder fills the width: \(box)") }
+                if ["start", "stop", "snap"].contains(name) { #expect(box[2] >= 36, "\(name) is big enough to tap: \(box)") }
+            }
+            let phonePhoto = try #require(seen["phonePhoto"] as? String, "\(seen)")
+            #expect(try home.pendingRows().contains { $0["id"] as? String == phonePhoto && $0["kind"] as? String == "photo" })
 
             serve.signal(SIGTERM)
             #expect(serve.wait().code == 0)

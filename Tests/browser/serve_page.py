@@ -146,6 +146,26 @@ def main():
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(profile + "/page.png")
         seen["screenshot"] = profile + "/page.png"
+
+        # On a phone (a 390-px-wide touch screen, as Chromium's device emulation makes
+        # one): the page fits without sideways scrolling, the viewfinder fills the
+        # width and plays, the buttons are within the screen, and a tap takes a photo.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        driver.get(base + "/")
+        view = driver.find_element(By.ID, "view")
+        until(driver, lambda d: d.execute_script(FRAME_NUMBER, view))
+        seen["phone"] = driver.execute_script("""
+            const box = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.left, r.right, r.height]; };
+            return { innerWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth,
+                     view: box("view"), start: box("start"), stop: box("stop"), snap: box("snap"), quality: box("quality") };
+        """)
+        driver.save_screenshot(profile + "/phone.png")
+        before = set(i.get_attribute("data-id") for i in driver.find_elements(By.CSS_SELECTOR, "#pending li"))
+        driver.find_element(By.ID, "snap").click()
+        seen["phonePhoto"] = until(driver, lambda d: next((i.get_attribute("data-id") for i in d.find_elements(By.CSS_SELECTOR, "#pending li")
+                                                           if "photo" in i.text and i.get_attribute("data-id") not in before), None))
     except Exception as error:  # what was seen so far, and why it stopped
         seen["error"] = f"{type(error).__name__}: {error}"
         try:
