@@ -14,39 +14,58 @@ public final class ViewfinderFeed: @unchecked Sendable {
         public let jpeg: Data
         /// Its number, higher for newer pictures.
         public let number: Int64
+        /// When the camera captured its frame (CLOCK_MONOTONIC, ns), if known: how old
+        /// the picture is, for measuring the viewfinder's latency.
+        public let capturedAt: Int64?
     }
 
     private let condition = NSCondition()
     private var newest: Picture?
+    /// When the newest picture was published (CLOCK_MONOTONIC, ns).
+    private var newestAt: Int64 = 0
     private var isClosed = false
     /// When a watcher last asked for a picture (CLOCK_MONOTONIC, ns).
     private var lastDemand: Int64?
 
     /// How long a feed counts as watched after a watcher last asked (ns).
     public static let watchedFor: Int64 = 3_000_000_000
+    /// How old a picture a new watcher is given may be (ns): an older one (the last of a
+    /// preview that nobody watched for an hour) is not shown as the camera's picture.
+    public static let freshFor: Int64 = 1_000_000_000
+
+    /// The clock the feed dates pictures and demands by (CLOCK_MONOTONIC, ns).
+    private let clock: @Sendable () -> Int64
 
     /// Creates a feed with no picture yet.
-    public init() {}
+    ///
+    /// - Parameter clock: what dates pictures and demands (ns); tests give their own.
+    public init(clock: @escaping @Sendable () -> Int64 = MonotonicClock.now) {
+        self.clock = clock
+    }
 
-    /// Makes `jpeg` the newest picture and wakes every watcher.
-    public func publish(_ jpeg: Data) {
+    /// Makes `jpeg` the newest picture and wakes every watcher; `capturedAt` is when its
+    /// frame was captured (CLOCK_MONOTONIC, ns), if known.
+    public func publish(_ jpeg: Data, capturedAt: Int64? = nil) {
         condition.lock()
         defer { condition.unlock() }
-        newest = Picture(jpeg: jpeg, number: (newest?.number ?? 0) + 1)
+        newest = Picture(jpeg: jpeg, number: (newest?.number ?? 0) + 1, capturedAt: capturedAt)
+        newestAt = clock()
         condition.broadcast()
     }
 
-    /// The newest picture if it is newer than `number` (`nil`: any), waiting up to
-    /// `timeout` seconds for one.
+    /// The newest picture if it is newer than `number` (`nil`: any published in the last
+    /// ``freshFor``), waiting up to `timeout` seconds for one.
     ///
     /// - Returns: `nil` when none came in time, or the feed was closed.
     public func picture(after number: Int64?, timeout: Double) -> Picture? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
-        lastDemand = MonotonicClock.now()
+        lastDemand = clock()
         while !isClosed {
-            if let newest, newest.number > (number ?? 0) { return newest }
+            if let newest, newest.number > (number ?? 0), number != nil || clock() - newestAt < Self.freshFor {
+                return newest
+            }
             guard condition.wait(until: deadline) else { return nil }
         }
         return nil
@@ -59,7 +78,7 @@ public final class ViewfinderFeed: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard let lastDemand else { return false }
-        return MonotonicClock.now() - lastDemand < Self.watchedFor
+        return clock() - lastDemand < Self.watchedFor
     }
 
     /// The newest picture, without waiting.

@@ -71,7 +71,7 @@ public final class ViewfinderOutput: RecordingFeature, CaptureOutput {
                 return nil
             }
         }
-        if let jpeg { feed.publish(jpeg) }
+        if let jpeg { feed.publish(jpeg, capturedAt: frame.captureTime) }
     }
 
     /// The output as the only one of a session that records nothing (the idle

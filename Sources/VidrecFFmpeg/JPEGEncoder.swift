@@ -4,6 +4,17 @@ import VidrecMedia
 /// Still pictures as JPEG, with libavcodec's MJPEG encoder: poster frames and the
 /// album's contact sheet.
 enum JPEGEncoder {
+    /// What encoding one JPEG after another keeps (a viewfinder's, five a second): the
+    /// opened encoder, for one size and quantizer, and the scaler.
+    final class Reuse {
+        fileprivate var encoder: (context: CodecContext, width: Int32, height: Int32, quantizer: Int32)?
+        fileprivate let scaler = Scaler()
+        /// The next picture's timestamp: an encoder kept open takes rising ones.
+        fileprivate var nextTimestamp: Int64 = 0
+
+        init() {}
+    }
+
     /// Scales `picture` to `width` (even, keeping the aspect ratio and the pixels'
     /// shape; never larger) in full-range YUV 4:2:0 and encodes it as a JPEG.
     ///
@@ -13,24 +24,23 @@ enum JPEGEncoder {
     ///     before a player turns the picture by `--rotate`).
     ///   - quantizer: the JPEG quantizer, 2 (finest) to 31; 3 is small and good enough
     ///     for thumbnails.
+    ///   - reuse: keeps the encoder and the scaler for the next picture; `nil`: both are
+    ///     made for this one alone.
     static func encode(_ picture: UnsafeMutablePointer<AVFrame>, width: Int, turnedClockwise degrees: Int = 0,
-                       mirrored: Bool = false, quantizer: Int32 = 3, subject jpeg: String) throws -> [UInt8] {
+                       mirrored: Bool = false, quantizer: Int32 = 3, reuse: Reuse? = nil, subject jpeg: String) throws -> [UInt8] {
         let source = picture.pointee
         let (outputWidth, outputHeight) = outputSize(of: picture, width: width)
 
         let turned = degrees == 90 || degrees == 270
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
-            throw FFmpegError("avcodec_find_encoder", "mjpeg", code: cffmpeg_averror(ENOSYS), hint: "this FFmpeg has no JPEG encoder")
+        let (encodedWidth, encodedHeight) = turned ? (outputHeight, outputWidth) : (outputWidth, outputHeight)
+        let encoder: CodecContext
+        if let kept = reuse?.encoder, kept.width == encodedWidth, kept.height == encodedHeight, kept.quantizer == quantizer {
+            encoder = kept.context
+        } else {
+            encoder = try openEncoder(width: encodedWidth, height: encodedHeight, quantizer: quantizer, subject: jpeg)
+            reuse?.encoder = (encoder, encodedWidth, encodedHeight, quantizer)
         }
-        let encoder = try CodecContext(codec: codec, subject: jpeg)
         let context = encoder.pointer
-        context.pointee.width = turned ? outputHeight : outputWidth
-        context.pointee.height = turned ? outputWidth : outputHeight
-        context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
-        context.pointee.time_base = AVRational(num: 1, den: 1)
-        context.pointee.flags |= AV_CODEC_FLAG_QSCALE
-        context.pointee.global_quality = quantizer * FF_QP2LAMBDA
-        try check(avcodec_open2(context, codec, nil), "avcodec_open2", "mjpeg for \(jpeg)")
 
         let scaled = try OwnedFrame(subject: jpeg)
         let frame = scaled.pointer
@@ -38,9 +48,10 @@ enum JPEGEncoder {
         frame.pointee.height = outputHeight
         frame.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
         frame.pointee.quality = context.pointee.global_quality
-        frame.pointee.pts = 0
+        frame.pointee.pts = reuse?.nextTimestamp ?? 0
+        reuse?.nextTimestamp += 1
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", jpeg)
-        let scaler = Scaler()
+        let scaler = reuse?.scaler ?? Scaler()
         let sws = try scaler.context(from: source.width, source.height, AVPixelFormat(source.format),
                                      to: outputWidth, outputHeight, AV_PIX_FMT_YUVJ420P, subject: jpeg)
         try withUnsafePointer(to: picture.pointee.data) { sourceData in
@@ -64,7 +75,24 @@ enum JPEGEncoder {
         return Array(UnsafeBufferPointer(start: packetOwner.pointer.pointee.data, count: Int(packetOwner.pointer.pointee.size)))
     }
 
-    /// The size ``encode(_:width:turnedClockwise:mirrored:quantizer:subject:)`` scales `picture`
+    /// An MJPEG encoder for `width`x`height` full-range 4:2:0 pictures at `quantizer`.
+    private static func openEncoder(width: Int32, height: Int32, quantizer: Int32, subject jpeg: String) throws -> CodecContext {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
+            throw FFmpegError("avcodec_find_encoder", "mjpeg", code: cffmpeg_averror(ENOSYS), hint: "this FFmpeg has no JPEG encoder")
+        }
+        let encoder = try CodecContext(codec: codec, subject: jpeg)
+        let context = encoder.pointer
+        context.pointee.width = width
+        context.pointee.height = height
+        context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
+        context.pointee.time_base = AVRational(num: 1, den: 1)
+        context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+        context.pointee.global_quality = quantizer * FF_QP2LAMBDA
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2", "mjpeg for \(jpeg)")
+        return encoder
+    }
+
+    /// The size ``encode(_:width:turnedClockwise:mirrored:quantizer:reuse:subject:)`` scales `picture`
     /// to for `width`, before any turn: even, the aspect ratio and the pixels' shape kept,
     /// never larger than the picture.
     static func outputSize(of picture: UnsafeMutablePointer<AVFrame>, width: Int) -> (width: Int32, height: Int32) {

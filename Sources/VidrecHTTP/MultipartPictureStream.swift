@@ -2,8 +2,11 @@ import Foundation
 
 /// Pictures as `multipart/x-mixed-replace` (the MJPEG stream every browser shows in an
 /// `<img>`, as mjpg-streamer and ustreamer send it): each picture a part of its own,
-/// `Content-Type: image/jpeg` with its length. The next picture comes from `next`, which
-/// waits for one newer than the last sent; while none comes, nothing is sent.
+/// `Content-Type: image/jpeg` with its length, and `X-Vidrec-Captured` with when its frame
+/// was captured (CLOCK_MONOTONIC, ns) where that is known, so that a client on the same
+/// machine can tell how old each picture is (`scripts/benchmark-viewfinder`). The next
+/// picture comes from `next`, which waits for one newer than the last sent; while none
+/// comes, nothing is sent.
 public final class MultipartPictureStream: HTTPStream, @unchecked Sendable {
     /// The boundary between parts, for the response's `Content-Type`.
     public static let boundary = "vidrec-picture"
@@ -13,7 +16,7 @@ public final class MultipartPictureStream: HTTPStream, @unchecked Sendable {
     /// Gives the picture after the one numbered as given (`nil`: any), waiting at most
     /// about a second; `nil` when none came yet. It is asked again until the stream is
     /// closed.
-    public typealias Next = @Sendable (_ after: Int64?) -> (jpeg: Data, number: Int64)?
+    public typealias Next = @Sendable (_ after: Int64?) -> (jpeg: Data, number: Int64, capturedAt: Int64?)?
 
     private let next: Next
     private let lock = NSLock()
@@ -47,7 +50,8 @@ public final class MultipartPictureStream: HTTPStream, @unchecked Sendable {
             guard let picture = next(after) else { continue }
             lock.lock()
             lastNumber = picture.number
-            var part = Data("--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(picture.jpeg.count)\r\n\r\n".utf8)
+            let captured = picture.capturedAt.map { "X-Vidrec-Captured: \($0)\r\n" } ?? ""
+            var part = Data("--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(picture.jpeg.count)\r\n\(captured)\r\n".utf8)
             part.append(picture.jpeg)
             part.append(Data("\r\n".utf8))
             pending = part

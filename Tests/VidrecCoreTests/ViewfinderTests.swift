@@ -45,6 +45,31 @@ import VidrecSystem
         #expect(woken.withLock { $0 } == nil && feed.picture(after: nil, timeout: 600) == nil)
     }
 
+    /// A new watcher is not given a picture older than a second (the last of a preview
+    /// nobody watched): it waits for a new one; a watcher that has pictures gets the next.
+    @Test func aNewWatcherIsNotGivenAStalePicture() throws {
+        let now = Mutex<Int64>(0)
+        let feed = ViewfinderFeed(clock: { now.withLock { $0 } })
+        feed.publish(Data([1]))
+        now.withLock { $0 += ViewfinderFeed.freshFor - 1 }
+        #expect(feed.picture(after: nil, timeout: 0.01)?.number == 1)
+        now.withLock { $0 += 1 }
+        #expect(feed.picture(after: nil, timeout: 0.01) == nil, "a second old")
+        #expect(feed.current?.number == 1)
+        let given = Mutex<ViewfinderFeed.Picture?>(nil)
+        let waiting = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            waiting.signal()
+            let picture = feed.picture(after: nil, timeout: 60)
+            given.withLock { $0 = picture }
+            done.signal()
+        }
+        waiting.wait()
+        feed.publish(Data([2]))
+        done.wait()
+        #expect(given.withLock { $0 }?.jpeg == Data([2]))
+    }
+
     /// Writes the slot number the scripted camera put in the frame's first byte, and the
     /// width asked for.
     final class SlotEncoder: PhotoEncoding {

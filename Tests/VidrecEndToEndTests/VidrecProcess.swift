@@ -70,10 +70,10 @@ final class VidrecProcess {
         if process.isRunning { signaller?.send(SIGKILL) }
     }
 
-    /// Sends `number` to this vidrec, and to no other process once it has ended.
     /// The process's ID.
     var pid: Int32 { process.processIdentifier }
 
+    /// Sends `number` to this vidrec, and to no other process once it has ended.
     func signal(_ number: Int32) { signaller?.send(number) }
 
     /// Waits until this recording has recorded at least `seconds` of media, as

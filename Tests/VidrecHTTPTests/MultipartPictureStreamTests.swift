@@ -4,7 +4,8 @@ import Testing
 import VidrecHTTP
 
 /// The viewfinder's MJPEG stream as a browser receives it: each picture a part of its
-/// own, with its type and length, in order.
+/// own, with its type and length (and when its frame was captured, where known), in
+/// order.
 @Suite struct MultipartPictureStreamTests {
     @Test func picturesArriveAsPartsWithTheirLengthInOrder() throws {
         let pictures = (1...3).map { number in Data(repeating: UInt8(number), count: 1000 * number) }
@@ -20,7 +21,7 @@ import VidrecHTTP
                     usleep(20_000)
                     return nil
                 }
-                return (pictures[next], Int64(next + 1))
+                return (pictures[next], Int64(next + 1), next == 1 ? 123_456_789 : nil)
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", MultipartPictureStream.contentType)], body: .stream(stream))
         }
@@ -39,8 +40,9 @@ import VidrecHTTP
         #expect(received.headers["content-type"] == MultipartPictureStream.contentType)
         // Split into parts: boundary line, headers, blank line, the picture, CRLF.
         var rest = received.body
-        for picture in pictures {
-            let header = Data("--\(MultipartPictureStream.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(picture.count)\r\n\r\n".utf8)
+        for (index, picture) in pictures.enumerated() {
+            let captured = index == 1 ? "X-Vidrec-Captured: 123456789\r\n" : ""
+            let header = Data("--\(MultipartPictureStream.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(picture.count)\r\n\(captured)\r\n".utf8)
             try #require(rest.starts(with: header), "part of \(picture.count) bytes")
             rest = rest.dropFirst(header.count)
             #expect(rest.prefix(picture.count) == picture)

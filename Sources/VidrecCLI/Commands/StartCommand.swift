@@ -305,7 +305,7 @@ struct StartCommand: VidrecCommand {
                         guard let viewfinder else { throw PhotoError.notRecording }
                         // Within the socket's wait for a reply.
                         let picture = request.watch == false ? nil : viewfinder.picture(after: request.after, timeout: 1)
-                        return ControlReply(camera: current.withLock { $0 }, picture: picture?.jpeg, number: picture?.number,
+                        return ControlReply(camera: current.withLock { $0 }, picture: picture?.jpeg, number: picture?.number, captured: picture?.capturedAt,
                                             progress: progress())
                     default:
                         if let control = RecordingControls.named(request.command) {

@@ -17,7 +17,8 @@ enum StartFeatures {
         StartFeature(arguments: []) { _, _ in
             { setup in
                 .init(ViewfinderOutput(feed: ViewfinderFeed(),
-                                       encoder: PhotoEncoder(turnedClockwise: setup.options.rotation, mirrored: setup.options.mirror)))
+                                       encoder: PhotoEncoder(turnedClockwise: setup.options.rotation, mirrored: setup.options.mirror,
+                                                             quantizer: PhotoEncoder.viewfinderQuantizer)))
             }
         },
         // --trigger motion[=N]: a recording waiting for triggers is also triggered by

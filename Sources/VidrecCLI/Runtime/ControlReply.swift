@@ -23,6 +23,8 @@ struct ControlReply: Codable, Sendable {
     /// absent when none newer came within the wait.
     var picture: Data?
     var number: Int64?
+    /// `viewfinder`: when the picture's frame was captured (CLOCK_MONOTONIC, ns).
+    var captured: Int64?
     /// `viewfinder`: how the recording stands (time, size, drops).
     var progress: SessionProgress?
 }

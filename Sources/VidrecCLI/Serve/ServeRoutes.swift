@@ -61,7 +61,7 @@ struct ServeRoutes: Sendable {
         case ("GET", "/viewfinder.mjpg"):
             let feed = viewfinder.feed
             let stream = MultipartPictureStream { after in
-                feed.picture(after: after, timeout: 1).map { ($0.jpeg, $0.number) }
+                feed.picture(after: after, timeout: 1).map { ($0.jpeg, $0.number, $0.capturedAt) }
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", MultipartPictureStream.contentType), ("Cache-Control", "no-store")],
                                 body: .stream(stream))

@@ -142,7 +142,8 @@ final class ServeViewfinder: Sendable {
     }
 
     private func startPreview() {
-        let output = ViewfinderOutput(feed: feed, encoder: PhotoEncoder(turnedClockwise: video.rotation, mirrored: video.isMirrored))
+        let output = ViewfinderOutput(feed: feed, encoder: PhotoEncoder(turnedClockwise: video.rotation, mirrored: video.isMirrored,
+                                                                           quantizer: PhotoEncoder.viewfinderQuantizer))
         let devices = devices()
         // Claimed before it is opened: another vidrec that finds it busy then knows whom
         // to ask.
@@ -189,7 +190,7 @@ final class ServeViewfinder: Sendable {
         let reply = try? ControlClient.send(ControlRequest(command: "viewfinder", after: after, watch: watched),
                                             to: recording.controlPath, timeout: 3)
         if let reply, let picture = reply.picture, let number = reply.number, watched {
-            feed.publish(picture)
+            feed.publish(picture, capturedAt: reply.captured)
             state.withLock { $0.relayed = (recording.id, number) }
         }
         state.withLock { state in
