@@ -188,7 +188,6 @@ struct StartOptions {
         return nil
     }
 
-    /// `--camera` and `--camera-format`, shared by `vidrec start` and `vidrec snap`.
     /// `--rotate` and `--mirror`: how the recorded picture is turned and flipped.
     static let orientationArguments: [ArgumentSpec] = [
         .option("rotate", value: "degrees", help: "Have players turn the picture clockwise by 90, 180 or 270 degrees (written into the MP4's display matrix: no re-encoding, no extra CPU)."),
@@ -204,6 +203,7 @@ struct StartOptions {
         return degrees
     }
 
+    /// `--camera` and `--camera-format`, shared by `vidrec start` and `vidrec snap`.
     static let cameraArguments: [ArgumentSpec] = [
         .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', 'test' for the built-in test pattern (test:mjpeg and test:h264 send it as a webcam's Motion JPEG or H.264, in a two-second loop), or 'none' to record sound only: an M4A file (AAC) or an Ogg Opus file (Opus), from the preset's audio and --mic. (default: the first camera vidrec can record from; 'vidrec devices' says why a node, such as one that sends only raw Bayer, is passed over)"),
         .option("camera-format", value: "fourcc", help: "Force the camera's pixel format: YUYV, UYVY, NV12, YU12, YV12, RGB3, BGR3, MJPG, JPEG or H264."),
