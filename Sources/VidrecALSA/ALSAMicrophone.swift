@@ -13,7 +13,9 @@ import VidrecSystem
 /// in periods of the size the server works in (a power of two, 1024 frames at 48 kHz),
 /// and, since a plug-in's timestamp is only the time of the call, each period is dated
 /// from the time it is read and `snd_pcm_delay`, which counts the frames still in the
-/// server's graph and buffers: the samples are as old as that.
+/// server's graph and buffers: the samples are as old as that. The first quarter second
+/// is dated together (``ServerStreamDating``): a server's delay can be off while its
+/// stream starts.
 ///
 /// An overrun (the process was held up and the device's buffer filled) is recovered
 /// with `snd_pcm_recover` and counted; the lost time shows as a gap in the timestamps,
@@ -148,6 +150,19 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         // Where the next chunk starts when nothing was lost since the last read: the
         // samples of two reads with no overrun between them are contiguous.
         var nextCaptureTime: Int64?
+        // A sound server's first periods, held until the stream's start is dated.
+        var dating = ServerStreamDating(sampleRate: format.sampleRate)
+        var held: [(buffer: FrameBuffer, frames: Int)] = []
+        // Sends the oldest held periods, as many as there are `dates`, with those dates.
+        func release(_ dates: [Int64]) {
+            for (period, date) in zip(held, dates) {
+                queue.push(.audio(AudioChunk(format: format, buffer: period.buffer, frameCount: period.frames, captureTime: date)))
+                nextCaptureTime = date + Int64(period.frames) * 1_000_000_000 / Int64(format.sampleRate)
+            }
+            held.removeFirst(min(dates.count, held.count))
+        }
+        // Periods held when the loop ends (a stop) or the stream breaks are released.
+        defer { release(dating.release()) }
         while worker.isRunning {
             let ready = systemCallNegativeErrno(.pcmWait) { snd_pcm_wait(pcm, 100) }
             if ready == 0 {
@@ -158,6 +173,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
                 continue
             }
             if ready < 0 {
+                release(dating.release())
                 nextCaptureTime = nil
                 if let error = recover(Int32(ready)) { return error }
             }
@@ -165,6 +181,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             let read = systemCallNegativeErrno(.pcmRead) { snd_pcm_readi(pcm, buffer.bytes, snd_pcm_uframes_t(periodFrames)) }
             if read == -Int(EAGAIN) { continue }
             if read < 0 {
+                release(dating.release())
                 nextCaptureTime = nil
                 if let error = recover(Int32(read)) { return error }
                 continue
@@ -177,7 +194,13 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             let lasting = Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
             let captured: Int64
             var delay: snd_pcm_sframes_t = 0
-            if throughServer, systemCallNegativeErrno(.pcmDelay, { snd_pcm_delay(pcm, &delay) }) == 0, delay >= 0 {
+            let delayKnown = throughServer && systemCallNegativeErrno(.pcmDelay, { snd_pcm_delay(pcm, &delay) }) == 0 && delay >= 0
+            if throughServer, !dating.isSettled {
+                held.append((buffer, Int(read)))
+                release(dating.add(frames: Int(read), now: now, delay: delayKnown ? Int(delay) : nil))
+                continue
+            }
+            if delayKnown {
                 // The newest frame read is `delay` frames old now.
                 captured = now - (Int64(delay) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)
             } else if systemCallNegativeErrno(.pcmTimestamp, { snd_pcm_htimestamp(pcm, &avail, &stamp) }) == 0, stamp.tv_sec > 0 {
