@@ -110,11 +110,7 @@ enum JPEGEncoder {
         let width = Int(picture.pointee.width), height = Int(picture.pointee.height)
         let planes: [(width: Int, height: Int)] = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
         for (plane, size) in planes.enumerated() {
-            let start = picture.plane(plane)!, stride = Int(picture.linesize(plane))
-            for row in 0..<size.height {
-                var flipped = UnsafeMutableBufferPointer(start: start + row * stride, count: size.width)
-                flipped.reverse()
-            }
+            PlaneMirror.flip(picture.plane(plane)!, stride: Int(picture.linesize(plane)), width: size.width, rows: size.height)
         }
     }
 

@@ -311,11 +311,7 @@ final class VideoStreamEncoder: StreamEncoder {
         try check(scaled, "sws_scale", name)
         for (plane, size) in mirroredPlanes.enumerated() {
             guard let start = frame.plane(plane) else { continue }
-            let stride = Int(destinationStrides[plane])
-            for row in 0..<size.rows {
-                var flipped = UnsafeMutableBufferPointer(start: start + row * stride, count: size.width)
-                flipped.reverse()
-            }
+            PlaneMirror.flip(start, stride: Int(destinationStrides[plane]), width: size.width, rows: size.rows)
         }
         frame.pointee.pts = frameIndex
         return frame

@@ -211,12 +211,22 @@ enum ServePage {
       }
     }
 
+    // The version being fetched: the state comes every second, the album may be slower.
+    let albumAsked = null;
     async function loadAlbum(version) {
-      const response = await fetch("/api/album", { headers: { "X-Vidrec-Token": token } });
-      if (!response.ok || albumShown === version) return;
-      const album = await response.json();
-      albumShown = album.version;
-      showAlbum(album.items || []);
+      if (albumAsked === version) return;
+      albumAsked = version;
+      try {
+        const response = await fetch("/api/album", { headers: { "X-Vidrec-Token": token } });
+        if (!response.ok || albumShown === version) return;
+        const album = await response.json();
+        albumShown = album.version;
+        showAlbum(album.items || []);
+      } catch (error) {
+        say("the server does not answer");
+      } finally {
+        if (albumAsked === version) albumAsked = null;
+      }
     }
 
     async function refresh() {

@@ -36,10 +36,20 @@ final class ServeViewfinder: Sendable {
         var progress: SessionProgress?
     }
 
+    /// The preview open now, with its claim on its camera (kept while it holds it).
+    private struct OpenPreview {
+        let preview: ViewfinderPreview
+        let claim: PreviewClaim?
+
+        /// Closes the camera, then gives up the claim.
+        func close() {
+            preview.stop()
+            claim?.remove()
+        }
+    }
+
     private struct State {
-        var preview: ViewfinderPreview?
-        /// The preview's claim on its camera, kept while it holds it.
-        var claim: PreviewClaim?
+        var open: OpenPreview?
         /// No preview is opened before this time (ns): the camera is lent.
         var lentUntil: Int64 = 0
         /// Actions that need the camera free, running now.
@@ -84,13 +94,12 @@ final class ServeViewfinder: Sendable {
     /// Runs `body` with the camera free: the preview is stopped first and not started
     /// again until `body` returns.
     func withCameraFree<T>(_ body: () throws -> T) rethrows -> T {
-        let (preview, claim) = state.withLock { state -> (ViewfinderPreview?, PreviewClaim?) in
+        let open = state.withLock { state -> OpenPreview? in
             state.holds += 1
-            defer { (state.preview, state.claim) = (nil, nil) }
-            return (state.preview, state.claim)
+            defer { state.open = nil }
+            return state.open
         }
-        preview?.stop()
-        claim?.remove()
+        open?.close()
         defer {
             state.withLock { $0.holds -= 1 }
             wake.signal()
@@ -125,7 +134,7 @@ final class ServeViewfinder: Sendable {
                 state.relayed = nil
                 if state.status.source == "recording" { state.status = Status() }
             }
-            let (holds, preview, retryAt, lentUntil) = state.withLock { ($0.holds, $0.preview, $0.retryAt, $0.lentUntil) }
+            let (holds, preview, retryAt, lentUntil) = state.withLock { ($0.holds, $0.open?.preview, $0.retryAt, $0.lentUntil) }
             if MonotonicClock.now() < lentUntil {
                 releasePreview(problem: "the camera is lent to another vidrec")
             } else if holds > 0 || !feed.isWatched {
@@ -151,8 +160,7 @@ final class ServeViewfinder: Sendable {
         do {
             let preview = try ViewfinderPreview(devices: devices, video: video, output: output)
             state.withLock { state in
-                state.preview = preview
-                state.claim = claim
+                state.open = OpenPreview(preview: preview, claim: claim)
                 state.status = Status(source: "preview", camera: preview.camera, mode: preview.mode)
             }
         } catch {
@@ -165,18 +173,16 @@ final class ServeViewfinder: Sendable {
     }
 
     private func releasePreview(problem: String?) {
-        let (preview, claim) = state.withLock { state -> (ViewfinderPreview?, PreviewClaim?) in
+        let open = state.withLock { state -> OpenPreview? in
             defer {
-                state.preview = nil
-                state.claim = nil
+                state.open = nil
                 if state.relayed == nil, state.status.source == "preview" || problem != nil {
                     state.status = Status(problem: problem ?? state.status.problem)
                 }
             }
-            return (state.preview, state.claim)
+            return state.open
         }
-        preview?.stop()
-        claim?.remove()
+        open?.close()
     }
 
     /// One picture of the running recording's viewfinder (the control socket's answer
