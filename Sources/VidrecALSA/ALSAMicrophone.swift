@@ -33,6 +33,12 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     private let periodFrames: Int
     /// The sound server the PCM goes through, if it does.
     public let soundServer: SoundServer?
+    /// Whether each of a sound server's first ``tracedPeriods`` periods is written to
+    /// standard error as it is read (`VIDREC_SOUND_TRACE=1`), to see what the server
+    /// says of its delay.
+    private let tracesPeriods: Bool
+    /// The most periods traced: about 13 s of PipeWire's.
+    public static let tracedPeriods = 600
     private let worker = CaptureWorker()
     private let overrunCount = Atomic<Int>(0)
 
@@ -55,6 +61,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         displayName = name
         let server = SoundServer.behind(pcm: name)
         soundServer = server
+        tracesPeriods = server != nil && environment["VIDREC_SOUND_TRACE"] == "1"
         if let server, let reason = server.unreachableReason(environment: environment) {
             throw DeviceError.soundServerUnreachable(name: name, server: server.name, reason: reason)
         }
@@ -153,6 +160,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         // A sound server's first periods, held until the stream's start is dated.
         var dating = ServerStreamDating(sampleRate: format.sampleRate)
         var held: [(buffer: FrameBuffer, frames: Int)] = []
+        var traced = 0
         // Sends the oldest held periods, as many as there are `dates`, with those dates.
         func release(_ dates: [Int64]) {
             for (period, date) in zip(held, dates) {
@@ -195,6 +203,11 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             let captured: Int64
             var delay: snd_pcm_sframes_t = 0
             let delayKnown = throughServer && systemCallNegativeErrno(.pcmDelay, { snd_pcm_delay(pcm, &delay) }) == 0 && delay >= 0
+            if tracesPeriods, traced < ALSAMicrophone.tracedPeriods {
+                traced += 1
+                let line = "vidrec: sound trace: period \(traced): \(read) frames read at \(now) ns, snd_pcm_delay \(delayKnown ? String(delay) : "unknown")\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
             if throughServer, !dating.isSettled {
                 held.append((buffer, Int(read)))
                 release(dating.add(frames: Int(read), now: now, delay: delayKnown ? Int(delay) : nil))

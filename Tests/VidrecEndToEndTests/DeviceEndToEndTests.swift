@@ -117,8 +117,11 @@ extension KernelDriverTests {
             let milliseconds = offsets.map { Int(($0 * 1000).rounded()) }
             #expect(offsets.count >= 4, "bursts found at \(offsets)")
             print("\(test): bursts off by \(milliseconds) ms")
+            // A sound server's periods, when the test traces them (VIDREC_SOUND_TRACE).
+            let trace = result.err.split(separator: "\n").filter { $0.hasPrefix("vidrec: sound trace: ") }
+                .map { $0.dropFirst("vidrec: sound trace: ".count) }
             #expect(offsets.allSatisfy { abs($0) <= 1.0 / 15 },
-                    "bursts off by \(milliseconds) ms (played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), \(player.statusText()))")
+                    "bursts off by \(milliseconds) ms (played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), \(player.statusText()))\(trace.isEmpty ? "" : "; the server's first periods: " + trace.prefix(80).joined(separator: "; "))")
         }
 
         /// Under libcamera's V4L2 compatibility layer (what `libcamerify` does: v4l2-compat.so

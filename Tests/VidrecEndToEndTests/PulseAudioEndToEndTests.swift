@@ -30,9 +30,29 @@ extension EndToEndTests {
             for choice in ["default", mic] {
                 let recordingHome = try Home()
                 try PulseAudioSession.routeDefault(home: recordingHome.path)
+                // The source named in full is traced (VIDREC_SOUND_TRACE=1): each period
+                // read, with the delay the server gave, on standard error.
+                let traced = choice == mic
                 let result = try VidrecProcess.run(["start", "--camera", "test", "--mic", choice, "--quality", "low", "--max", "3"],
-                                                   home: recordingHome.path, environment: session.environment)
+                                                   home: recordingHome.path,
+                                                   environment: session.environment.merging(traced ? ["VIDREC_SOUND_TRACE": "1"] : [:]) { $1 })
                 #expect(result.code == 0, "\(choice): \(result.err)")
+                let trace = result.err.split(separator: "\n").filter { $0.hasPrefix("vidrec: sound trace: ") }
+                let periods = trace.compactMap { line in
+                    line.wholeMatch(of: /vidrec: sound trace: period (\d+): (\d+) frames read at (\d+) ns, snd_pcm_delay (\d+)/)
+                        .map { (Int($0.1)!, Int($0.2)!, Int64($0.3)!, Int($0.4)!) }
+                }
+                if traced {
+                    // At least 2 s of frames (the sine source runs late: above), numbered in
+                    // order, read in time order, each with the delay the server gave. (The
+                    // sine source hands over 2 s at a time: the delay counts it down.)
+                    #expect(periods.count == trace.count && periods.count >= 100, "\(trace.prefix(5))")
+                    #expect(periods.map(\.0) == Array(1..<periods.count + 1))
+                    #expect(periods.map(\.1).reduce(0, +) >= 2 * 48000, "\(periods.map(\.1).reduce(0, +)) frames traced")
+                    #expect(zip(periods, periods.dropFirst()).allSatisfy { $0.2 <= $1.2 })
+                } else {
+                    #expect(trace.isEmpty, "no trace unless asked for: \(trace.prefix(3))")
+                }
                 let file = try #require(recordingHome.files(in: recordingHome.pending, ending: ".mp4").first, "\(result.err)")
                 try Probe.expectStreamsEndTogether(file, frameRate: 15)
                 // The first second and a half: the sine source's sound reaches a client
