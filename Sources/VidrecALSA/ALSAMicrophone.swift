@@ -165,7 +165,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         func release(_ dates: [Int64]) {
             for (period, date) in zip(held, dates) {
                 queue.push(.audio(AudioChunk(format: format, buffer: period.buffer, frameCount: period.frames, captureTime: date)))
-                nextCaptureTime = date + Int64(period.frames) * 1_000_000_000 / Int64(format.sampleRate)
+                nextCaptureTime = date + format.nanoseconds(ofFrames: Int64(period.frames))
             }
             held.removeFirst(min(dates.count, held.count))
         }
@@ -199,7 +199,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             var avail: snd_pcm_uframes_t = 0
             var stamp = timespec()
             let now = MonotonicClock.now()
-            let lasting = Int64(read) * 1_000_000_000 / Int64(format.sampleRate)
+            let lasting = format.nanoseconds(ofFrames: Int64(read))
             let captured: Int64
             var delay: snd_pcm_sframes_t = 0
             let delayKnown = throughServer && systemCallNegativeErrno(.pcmDelay, { snd_pcm_delay(pcm, &delay) }) == 0 && delay >= 0
@@ -215,11 +215,11 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             }
             if delayKnown {
                 // The newest frame read is `delay` frames old now.
-                captured = now - (Int64(delay) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)
+                captured = now - format.nanoseconds(ofFrames: Int64(delay) + Int64(read))
             } else if systemCallNegativeErrno(.pcmTimestamp, { snd_pcm_htimestamp(pcm, &avail, &stamp) }) == 0, stamp.tv_sec > 0 {
                 let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
                 // At `at`, `avail` frames were waiting after the ones just read.
-                captured = at - (Int64(avail) + Int64(read)) * 1_000_000_000 / Int64(format.sampleRate)
+                captured = at - format.nanoseconds(ofFrames: Int64(avail) + Int64(read))
             } else if let next = nextCaptureTime {
                 // No timestamp: the device overran (or the process was stopped) after
                 // the read, so `now` and the waiting frames say nothing of when these

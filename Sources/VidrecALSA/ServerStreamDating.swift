@@ -1,3 +1,5 @@
+import VidrecMedia
+
 /// Dates the first periods read from a sound server's PCM together.
 ///
 /// Each period read through a plug-in is dated from the time it is read and
@@ -63,6 +65,6 @@ public struct ServerStreamDating: Sendable {
     }
 
     private func nanoseconds(_ frames: Int64) -> Int64 {
-        frames * 1_000_000_000 / Int64(sampleRate)
+        AudioFormat.nanoseconds(ofFrames: frames, rate: sampleRate)
     }
 }

@@ -38,7 +38,7 @@ public struct AudioChunk: Sendable {
         let bytesPerFrame = format.bytesPerFrame
         let copy = FrameBuffer(copying: buffer.bytes + range.lowerBound * bytesPerFrame,
                                count: range.count * bytesPerFrame)
-        let shift = Int64(range.lowerBound) * 1_000_000_000 / Int64(format.sampleRate)
+        let shift = format.nanoseconds(ofFrames: Int64(range.lowerBound))
         return AudioChunk(format: format, buffer: copy, frameCount: range.count, captureTime: captureTime + shift)
     }
 }

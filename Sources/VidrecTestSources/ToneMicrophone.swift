@@ -31,8 +31,8 @@ public final class ToneMicrophone: AudioCaptureSource {
             let step = 2 * Double.pi * frequency / Double(format.sampleRate)
             while worker.isRunning {
                 // A period is delivered when its last sample has been captured.
-                let captured = start + position * 1_000_000_000 / Int64(format.sampleRate)
-                MonotonicClock.sleep(until: captured + Int64(period) * 1_000_000_000 / Int64(format.sampleRate))
+                let captured = start + format.nanoseconds(ofFrames: position)
+                MonotonicClock.sleep(until: captured + format.nanoseconds(ofFrames: Int64(period)))
                 let buffer = FrameBuffer(count: period * format.bytesPerFrame)
                 let samples = buffer.bytes.assumingMemoryBound(to: Int16.self)
                 for i in 0..<period {
