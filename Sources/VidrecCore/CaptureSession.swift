@@ -288,6 +288,7 @@ public final class CaptureSession: Sendable {
             lostOutputs: lostOutputs)
         outcome.undecodableFrames = leftOut
         outcome.surplusFrames = timeline.surplusFrames
+        outcome.movedSoundStart = timeline.movedStart
         outcome.pausedFrames = timeline.pausedFrames
         outcome.clockOrigin = timeline.origin
         return outcome

@@ -196,6 +196,7 @@ public final class Recorder: Sendable {
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
         sidecar.closingSilence = report.audioSampleRate.map { Double(outcome.closingSilence) / Double($0) }
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }
+        sidecar.soundStartMoved = outcome.movedSoundStart == 0 ? nil : report.audioSampleRate.map { Double(outcome.movedSoundStart) / Double($0) }
         sidecar.driftCorrection = report.audioSampleRate.map { Double(outcome.stretchedAudio) / Double($0) }
         sidecar.overruns = report.overruns
         // A segment starts later than the recording's time 0: only a single movie has it.

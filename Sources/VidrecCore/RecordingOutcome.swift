@@ -46,6 +46,9 @@ public struct RecordingOutcome: Sendable {
     /// Audio frames the drift correction added (positive) or removed (negative) by
     /// resampling, to keep a microphone whose clock drifts in step with the video.
     public var stretchedAudio: Int64 = 0
+    /// Audio frames the sound was moved by in its first seconds because its start was
+    /// dated wrong: silence inserted (positive) or sound left out (negative).
+    public var movedSoundStart: Int64 = 0
     /// Audio frames dropped: by the capture queue when it was full, or where the
     /// microphone's timestamps jumped back.
     public var droppedAudio: Int64 = 0

@@ -63,6 +63,10 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// Seconds of silence appended at the end because the microphone had not delivered
     /// up to the video's end within its grace time.
     public var closingSilence: Double?
+    /// Seconds the sound was moved by in its first seconds because its start was dated
+    /// wrong (a sound server's first delay reports were off): later (positive, silence
+    /// inserted) or earlier (negative, sound left out); absent when it was not moved.
+    public var soundStartMoved: Double?
     /// Seconds of audio dropped: by the capture queue when it was full, or where the
     /// microphone's timestamps jumped back.
     public var droppedAudio: Double?

@@ -20,6 +20,22 @@ public struct Timeline: Sendable {
     /// A jump in audio timestamps larger than this (in seconds) is lost samples (an
     /// overrun), filled with silence at once rather than averaged.
     public static let audioGapThreshold = Rational(1, 10)
+    /// How long (in seconds) from the sound's start a misplaced start is still moved at
+    /// once (see ``startTolerance``).
+    public static let startCheckDuration = Rational(10)
+    /// How far (in seconds) the sound may sit from its timestamps, steadily, over the
+    /// sound's first seconds: further, its start was dated wrong (PulseAudio's latency
+    /// reports can be off by a tenth of a second for the first seconds of a stream on a
+    /// loaded machine), as drift cannot move it that far so soon (the drift correction
+    /// keeps a microphone clock's drift within ``audioSyncTolerance``). The start is then
+    /// moved at once, by silence inserted or sound left out, rather than stretched at
+    /// 0.5 %, which would take 20 s to mend 100 ms. Twice the drift correction's
+    /// tolerance.
+    public static let startTolerance = Rational(4, 100)
+    /// How many periods' offsets are weighed to find a misplaced start: three in four
+    /// must be beyond ``startTolerance``, so that jitter and stray timestamps cannot
+    /// move it, and it is moved by their median.
+    public static let startCheckPeriods = 12
     /// How late (in frames) a frame may be for the next slot and still take it: capture
     /// timestamps jitter, and rounding alone would turn a late frame into a false gap
     /// followed by a collision.
@@ -54,6 +70,10 @@ public struct Timeline: Sendable {
     /// Audio frames the drift correction added (positive: the microphone's clock runs
     /// slow) or removed (negative: it runs fast), in all.
     public private(set) var stretchedAudio: Int64 = 0
+    /// Audio frames the sound was moved by, in its first seconds, because its start was
+    /// dated wrong (``startTolerance``): silence inserted (positive) or sound left out
+    /// (negative).
+    public private(set) var movedStart: Int64 = 0
     /// Whether drift is corrected by stretching audio (the session has a resampler).
     public let correctsDrift: Bool
     /// Whether the end came from the duration limit.
@@ -78,6 +98,15 @@ public struct Timeline: Sendable {
     private var audioStarted = false
     /// Moving average of where audio stands against its timestamps, in frames.
     private var drift = 0.0
+    /// The audio position up to which a misplaced start is moved (``startCheckDuration``
+    /// from the sound's first sample), once the sound has started.
+    private var startCheckEnd: Int64?
+    /// The newest periods' offsets from their timestamps (frames), while the start is
+    /// checked.
+    private var startOffsets: [Int64] = []
+    /// Frames still to leave out of the next periods: a start dated too late was moved
+    /// back by more than the period that showed it.
+    private var startOverlap: Int64 = 0
     /// Whether the drift correction is running (it stops once the drift is small again).
     private var correcting = false
     private var videoDone = false
@@ -264,6 +293,8 @@ public struct Timeline: Sendable {
         audioStarted = false
         drift = 0
         correcting = false
+        startOffsets = []
+        startOverlap = 0
         // Audio captured before this frame overlaps what was written: it is trimmed.
     }
 
@@ -374,8 +405,15 @@ public struct Timeline: Sendable {
     private mutating func placeAfterOrigin(_ input: AudioChunk) -> [AudioChunk] {
         guard !audioDone else { return [] }
         let rate = Int64(input.format.sampleRate)
-        let position = (Rational(input.captureTime - origin!, Duration.nanosecondsPerSecond) * Rational(rate)).rounded
         var chunk = input
+        if audioStarted, startOverlap > 0 {
+            // The rest of a start moved back (``misplacedStart(_:rate:)``).
+            let left = Int(min(startOverlap, Int64(chunk.frameCount)))
+            startOverlap -= Int64(left)
+            if left == chunk.frameCount { return [] }
+            chunk = chunk.slice(left..<chunk.frameCount)
+        }
+        let position = (Rational(chunk.captureTime - origin!, Duration.nanosecondsPerSecond) * Rational(rate)).rounded
         var pieces: [AudioChunk] = []
         let gap = position - audioWritten
         if !audioStarted {
@@ -386,19 +424,38 @@ public struct Timeline: Sendable {
             } else if gap > 0 {
                 pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: origin!))
             }
+            if startCheckEnd == nil {
+                startCheckEnd = max(gap, 0) + audioWritten + (Timeline.startCheckDuration * Rational(rate)).rounded
+            }
         } else if Rational(gap, rate) > Timeline.audioGapThreshold {
             // Samples were lost (an overrun): fill the gap at once.
             pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: chunk.captureTime))
             insertedSilence += gap
             drift = 0
+            startOffsets = []
         } else if Rational(-gap, rate) > Timeline.audioGapThreshold {
             // The timestamps jumped back (a device whose clock was reset): what overlaps
             // audio already written is dropped.
             let surplus = Int(min(-gap, Int64(chunk.frameCount)))
             droppedAudio += Int64(surplus)
             drift = 0
+            startOffsets = []
             if surplus == chunk.frameCount { return [] }
             chunk = chunk.slice(surplus..<chunk.frameCount)
+        } else if let shift = misplacedStart(gap, rate: rate) {
+            // The start was dated wrong: from here on the sound sits where its timestamps
+            // say, at once.
+            movedStart += shift
+            drift = 0
+            correcting = false
+            if shift > 0 {
+                pieces.append(.silence(format: chunk.format, frameCount: Int(shift), captureTime: chunk.captureTime))
+            } else {
+                let left = Int(min(-shift, Int64(chunk.frameCount)))
+                startOverlap = -shift - Int64(left)
+                if left == chunk.frameCount { return [] }
+                chunk = chunk.slice(left..<chunk.frameCount)
+            }
         } else if correctsDrift {
             // Slow drift between the microphone's clock and CLOCK_MONOTONIC, seen through
             // jittery timestamps: follow a moving average; past the tolerance, stretch
@@ -429,6 +486,27 @@ public struct Timeline: Sendable {
         }
         if let audioEnd, audioWritten >= audioEnd { audioDone = true }
         return placed
+    }
+
+    /// The offset (frames) to move the sound by when the newest periods, in its first
+    /// ``startCheckDuration``, sit steadily further than ``startTolerance`` from their
+    /// timestamps (three in four of the last ``startCheckPeriods``, on one side): their
+    /// median; `nil` otherwise.
+    private mutating func misplacedStart(_ gap: Int64, rate: Int64) -> Int64? {
+        guard let end = startCheckEnd, audioWritten < end else {
+            startOffsets = []
+            return nil
+        }
+        startOffsets.append(gap)
+        if startOffsets.count > Timeline.startCheckPeriods { startOffsets.removeFirst() }
+        guard startOffsets.count == Timeline.startCheckPeriods else { return nil }
+        let sorted = startOffsets.sorted()
+        let quarter = sorted.count / 4
+        // Three periods in four beyond the tolerance, on one side; moved by their median.
+        let tolerance = Timeline.startTolerance * Rational(rate)
+        guard Rational(sorted[quarter]) > tolerance || Rational(-sorted[sorted.count - 1 - quarter]) > tolerance else { return nil }
+        startOffsets = []
+        return sorted[sorted.count / 2]
     }
 
     /// Ends the movie after the newest frame; audio ends at the same time.

@@ -267,7 +267,7 @@ import VidrecMedia
             let pieces = timeline.place(chunk(at: Self.start + 100_000_000 + Int64(k) * 10_000_000 + jitter), arrival: Self.start)
             if k > 0 { #expect(pieces.map(\.timelineLength) == [480], "period \(k)") }
         }
-        #expect(timeline.droppedAudio == 0 && timeline.insertedSilence == 0 && timeline.stretchedAudio == 0)
+        #expect(timeline.droppedAudio == 0 && timeline.insertedSilence == 0 && timeline.stretchedAudio == 0 && timeline.movedStart == 0)
     }
 
     /// A microphone whose clock is 0.05 % off (about 1 s in 30 min) stays within one
@@ -299,6 +299,57 @@ import VidrecMedia
         // about 0.05 % of 30 minutes, 0.9 s.
         let expected = (1 / clockRatio - 1) * 30 * 60 * 48000
         #expect(abs(Double(timeline.stretchedAudio) - expected) < 0.04 * 48000, "stretched \(timeline.stretchedAudio), drift \(expected)")
+    }
+
+    /// Feeds a sound server's 1024-frame periods, the first captured 150 ms after the
+    /// first frame, each dated `dated(k)` ns off its true capture time (one in three
+    /// 15 ms early besides, as PulseAudio's reads just after a fragment are), for
+    /// `seconds`. Returns, after each period, how far (in frames) the sound written so
+    /// far ends from where its last sample was captured (positive: late in the movie).
+    func serverPeriods(_ timeline: inout Timeline, seconds: Int, dated: (Int) -> Int64) -> [Int64] {
+        _ = timeline.place(frame(at: Self.start), arrival: Self.start)
+        var errors: [Int64] = []
+        for k in 0..<(seconds * 48000 / 1024) {
+            let captured = Self.start + 150_000_000 + Int64(k) * 1024 * Self.second / 48000
+            let scatter: Int64 = k % 3 == 2 ? -15_000_000 : 0
+            _ = timeline.place(chunk(at: captured + dated(k) + scatter, frames: 1024), arrival: captured)
+            errors.append(timeline.audioWritten - (7200 + Int64(k + 1) * 1024))
+        }
+        return errors
+    }
+
+    /// A sound server's start dated wrong (its delay reports off by most of its buffer
+    /// for the first `wrongPeriods`, as PulseAudio's are for a quarter second or for
+    /// seconds, while later ones are right): the sound is moved at once, within a
+    /// quarter second of the first right report, by silence inserted (a start dated too
+    /// early) or sound left out (too late), rather than stretched for 20 s; from there it
+    /// sits within a few ms of where it was captured.
+    @Test(arguments: [(Int64(90), 12), (60, 12), (-60, 12), (-80, 12), (95, 180)])
+    func aStartDatedWrongIsMovedAtOnce(earlyMilliseconds: Int64, wrongPeriods: Int) {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        let errors = serverPeriods(&timeline, seconds: 8) { k in k < wrongPeriods ? -earlyMilliseconds * 1_000_000 : 0 }
+        let expected = earlyMilliseconds * 48
+        #expect(abs(timeline.movedStart - expected) <= 15 * 48, "moved \(timeline.movedStart) frames")
+        #expect(timeline.insertedSilence == 0 && timeline.droppedAudio == 0)
+        // A quarter second after the first right report, and from there on, within the
+        // drift correction's tolerance.
+        #expect(errors[(wrongPeriods + 12)...].allSatisfy { abs($0) <= 20 * 48 }, "offsets \(errors.map { $0 / 48 }) ms")
+        #expect(errors.suffix(100).allSatisfy { abs($0) <= 5 * 48 }, "moved \(timeline.movedStart), stretched \(timeline.stretchedAudio), offsets \(errors.map { $0 / 48 }) ms")
+    }
+
+    /// A start dated right is never moved: not by the scatter of a server's dates, nor
+    /// by a microphone clock 0.3 % off (30 ms in the first 10 s), nor by a misplacement
+    /// after the first 10 s (which only drift can make there; it is stretched).
+    @Test func aStartDatedRightIsNeverMoved() {
+        var scattered = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        _ = serverPeriods(&scattered, seconds: 10) { _ in 0 }
+        #expect(scattered.movedStart == 0 && scattered.stretchedAudio == 0)
+        var drifting = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        _ = serverPeriods(&drifting, seconds: 14) { k in Int64(k) * 1024 * Self.second / 48000 * 3 / 1000 }
+        #expect(drifting.movedStart == 0 && drifting.stretchedAudio > 0)
+        var late = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        _ = serverPeriods(&late, seconds: 14) { k in k >= 500 ? 60_000_000 : 0 }
+        #expect(late.movedStart == 0 && late.stretchedAudio > 0)
     }
 
     @Test func audioEndsExactlyWhereTheLimitedVideoEnds() {

@@ -377,6 +377,10 @@ struct StartCommand: VidrecCommand {
             summary += String(format: ", %.2f s of silence at the end (the microphone stopped sending before the camera)",
                               Double(outcome.closingSilence) / Double(rate))
         }
+        if outcome.movedSoundStart != 0, let rate = result.audioSampleRate {
+            let moved = String(format: "%.2f", Double(abs(outcome.movedSoundStart)) / Double(rate))
+            summary += ", the sound's start moved \(moved) s \(outcome.movedSoundStart > 0 ? "later" : "earlier") (its first timestamps were off)"
+        }
         if outcome.droppedAudio > 0, let rate = result.audioSampleRate {
             summary += String(format: ", %.2f s of audio dropped (a full queue, or microphone timestamps that jumped back)",
                               Double(outcome.droppedAudio) / Double(rate))
