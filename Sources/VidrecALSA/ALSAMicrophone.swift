@@ -37,8 +37,8 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     /// standard error as it is read (`VIDREC_SOUND_TRACE=1`), to see what the server
     /// says of its delay.
     private let tracesPeriods: Bool
-    /// The most periods traced: about 13 s of PipeWire's.
-    public static let tracedPeriods = 600
+    /// The most periods traced: about 40 s of PipeWire's, 16 s of PulseAudio's smallest.
+    public static let tracedPeriods = 2000
     private let worker = CaptureWorker()
     private let overrunCount = Atomic<Int>(0)
 

@@ -96,32 +96,50 @@ extension KernelDriverTests {
             try Self.expectBurstsWhereTheyWerePlayed(into: 0, mic: "hw:Loopback,1,0")
         }
 
-        /// Records 6 s of vivid with `mic` while a player plays bursts into the loopback
-        /// card's playback `device` (``TonePlayer/init(burstsInto:)``): each burst sits in
-        /// the movie within a frame (1/15 s) of the instant it was played. `prepare` is
-        /// given the recording's home before it starts.
-        static func expectBurstsWhereTheyWerePlayed(into device: Int, mic: String, environment: [String: String] = [:],
-                                                    prepare: (String) throws -> Void = { _ in }, test: String = #function) throws {
+        /// A recording of the bursts a player played (``recordBursts(into:mic:seconds:environment:prepare:)``).
+        struct BurstRecording {
+            /// Each burst's place in the movie and how far it lies from where it belongs
+            /// (seconds; positive: late).
+            let bursts: [(position: Double, offset: Double)]
+            /// vidrec's standard error.
+            let err: String
+            let sidecar: [String: Any]
+            /// What a failure message needs besides: the origins, the player's status.
+            let context: String
+            /// The offsets in whole milliseconds.
+            var milliseconds: [Int] { bursts.map { Int(($0.offset * 1000).rounded()) } }
+        }
+
+        /// Records `seconds` of vivid with `mic` while a player plays bursts into the
+        /// loopback card's playback `device` (``TonePlayer/init(burstsInto:)``). `prepare`
+        /// is given the recording's home before it starts.
+        static func recordBursts(into device: Int, mic: String, seconds: Int = 6, environment: [String: String] = [:],
+                                 prepare: (String) throws -> Void = { _ in }) throws -> BurstRecording {
             let home = try Home()
             try prepare(home.path)
             let player = try TonePlayer(burstsInto: device)
             let playOrigin = try player.playOrigin()
-            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", mic, "--quality", "low", "--max", "6"],
+            let result = try VidrecProcess.run(["start", "--camera", "0", "--mic", mic, "--quality", "low", "--max", "\(seconds)"],
                                                home: home.path, environment: environment)
             withExtendedLifetime(player) {}
             #expect(result.code == 0, "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let sidecar = try home.sidecar()
             #expect(player.underruns == 0, "the player underran: its bursts moved")
-            let offsets = try Probe.burstOffsets(file, sidecar: sidecar, playOrigin: playOrigin)
-            let milliseconds = offsets.map { Int(($0 * 1000).rounded()) }
-            #expect(offsets.count >= 4, "bursts found at \(offsets)")
-            print("\(test): bursts off by \(milliseconds) ms")
-            // A sound server's periods, when the test traces them (VIDREC_SOUND_TRACE).
-            let trace = result.err.split(separator: "\n").filter { $0.hasPrefix("vidrec: sound trace: ") }
-                .map { $0.dropFirst("vidrec: sound trace: ".count) }
-            #expect(offsets.allSatisfy { abs($0) <= 1.0 / 15 },
-                    "bursts off by \(milliseconds) ms (played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), \(player.statusText()))\(trace.isEmpty ? "" : "; the server's first periods: " + trace.prefix(80).joined(separator: "; "))")
+            let bursts = try Probe.bursts(file, sidecar: sidecar, playOrigin: playOrigin)
+            #expect(bursts.count >= seconds - 2, "bursts found at \(bursts)")
+            return BurstRecording(bursts: bursts, err: result.err, sidecar: sidecar,
+                                  context: "played from \(playOrigin), movie from \(sidecar["clockOrigin"] ?? "-"), the sound's start moved \(sidecar["soundStartMoved"] ?? 0) s, \(player.statusText())")
+        }
+
+        /// Records 6 s of vivid with `mic` while a player plays bursts into the loopback
+        /// card's playback `device` (``recordBursts(into:mic:seconds:environment:prepare:)``):
+        /// each burst sits in the movie within a frame (1/15 s) of the instant it was played.
+        static func expectBurstsWhereTheyWerePlayed(into device: Int, mic: String, environment: [String: String] = [:],
+                                                    test: String = #function) throws {
+            let recording = try recordBursts(into: device, mic: mic, environment: environment)
+            print("\(test): bursts off by \(recording.milliseconds) ms")
+            #expect(recording.bursts.allSatisfy { abs($0.offset) <= 1.0 / 15 }, "bursts off by \(recording.milliseconds) ms (\(recording.context))")
         }
 
         /// Under libcamera's V4L2 compatibility layer (what `libcamerify` does: v4l2-compat.so

@@ -227,10 +227,16 @@ enum Probe {
     /// second k belongs at playOrigin + k − clockOrigin. Bursts in the first second
     /// (the source may still be starting) are left out.
     static func burstOffsets(_ file: String, sidecar: [String: Any], playOrigin: Double) throws -> [Double] {
+        try bursts(file, sidecar: sidecar, playOrigin: playOrigin).map(\.offset)
+    }
+
+    /// Each burst's place in the movie (seconds) and how far it lies from where it
+    /// belongs (``burstOffsets(_:sidecar:playOrigin:)``).
+    static func bursts(_ file: String, sidecar: [String: Any], playOrigin: Double) throws -> [(position: Double, offset: Double)] {
         let origin = try #require(sidecar["clockOrigin"] as? Double, "no clockOrigin in \(sidecar)")
         return try burstOnsets(decodedAudio(file)).map { Double($0) / 48000 }.filter { $0 >= 1 }.map { position in
             let played = (origin + position - playOrigin).rounded()
-            return position - (playOrigin + played - origin)
+            return (position, position - (playOrigin + played - origin))
         }
     }
 

@@ -137,14 +137,40 @@ extension KernelDriverTests {
         /// Through a desktop's PulseAudio (``PulseAudioSession``) over the loopback card,
         /// ALSA's `default` records, and sound lands where it was captured, within a
         /// frame, as through PipeWire (vidrec dates each period by the plug-in's delay).
-        /// Traced (VIDREC_SOUND_TRACE): now and then, in full runs on a loaded machine, the
-        /// sound starts about 100 ms early; a failure shows what PulseAudio said.
+        ///
+        /// Traced (VIDREC_SOUND_TRACE): now and then, in full runs on a loaded machine,
+        /// PulseAudio's first latency reports say its sound is about 100 ms older than its
+        /// later ones do, for seconds (not reproduced beside busy loops in the guest; one
+        /// candidate: libpulse fits its latency interpolation through its first timing
+        /// replies, and one handled late counts its lateness as transport time).
+        /// vidrec cannot tell while it lasts; once the reports are right again, it moves
+        /// the sound at once (the sidecar's `soundStartMoved`), and from half a second on
+        /// every burst sits within a frame. Bursts before then are a known fault.
         @Test func soundThroughPulseAudioIsPlacedWhereItWasCapturedWithinAFrame() throws {
             let session = try PulseAudioSession(.loopbackCard)
-            try DeviceEndToEndTests.expectBurstsWhereTheyWerePlayed(into: 1, mic: "default",
-                                                                    environment: session.environment.merging(["VIDREC_SOUND_TRACE": "1"]) { $1 },
-                                                                    prepare: PulseAudioSession.routeDefault(home:))
+            let recording = try DeviceEndToEndTests.recordBursts(into: 1, mic: "default", seconds: 10,
+                                                                 environment: session.environment.merging(["VIDREC_SOUND_TRACE": "1"]) { $1 },
+                                                                 prepare: PulseAudioSession.routeDefault(home:))
             withExtendedLifetime(session) {}
+            let trace = SoundServerTrace(recording.err)
+            #expect(trace.periods.count >= 100, "\(trace.lines.prefix(5))")
+            let moved = recording.sidecar["soundStartMoved"] as? Double ?? 0
+            let misreport = trace.misreportedStart(rate: 48000)
+            print("soundThroughPulseAudio…: bursts off by \(recording.milliseconds) ms; the sound's start moved \(moved) s; PulseAudio's first reports off by \(misreport.map { "\($0.seconds) s until \($0.until) ns" } ?? "nothing")")
+            let message = "bursts off by \(recording.milliseconds) ms (\(recording.context)); the server's first periods: \(trace.lines.prefix(80).joined(separator: "; "))"
+            guard let misreport, let origin = recording.sidecar["clockOrigin"] as? Double else {
+                #expect(recording.bursts.allSatisfy { abs($0.offset) <= 1.0 / 15 }, "\(message)")
+                return
+            }
+            // PulseAudio misreported: the sound was moved by about as much, and sits right
+            // from half a second after its reports were right again.
+            let right = Double(misreport.until) / 1e9 - origin + 0.5
+            #expect(abs(moved - misreport.seconds) <= 0.025, "moved \(moved) s for \(misreport.seconds) s; \(message)")
+            #expect(recording.bursts.contains { $0.position > right }, "no burst after \(right) s; \(message)")
+            #expect(recording.bursts.filter { $0.position > right }.allSatisfy { abs($0.offset) <= 1.0 / 15 }, "from \(right) s: \(message)")
+            withKnownIssue("PulseAudio's first latency reports were \(misreport.seconds) s too long", isIntermittent: true) {
+                #expect(recording.bursts.filter { $0.position <= right }.allSatisfy { abs($0.offset) <= 1.0 / 15 }, "\(message)")
+            }
         }
 
         /// Through PipeWire, sound still lands where it was captured (vidrec dates each

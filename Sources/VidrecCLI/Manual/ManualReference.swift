@@ -25,7 +25,7 @@ enum ManualReference {
         ("VIDREC_PRESETS_DIR", "a folder of built-in presets, searched before the installed ones"),
         ("VIDREC_FFMPEG_LOG", "`info`, `warning` or `debug` shows FFmpeg's own log, which is otherwise limited to errors"),
         ("VIDREC_CRONTAB", "the program `schedule --install` uses instead of `crontab`"),
-        ("VIDREC_SOUND_TRACE", "`1` writes each of a sound server's first 600 periods to standard error as it is read (frames, time, `snd_pcm_delay`), to see where its sound's timing comes from"),
+        ("VIDREC_SOUND_TRACE", "`1` writes each of a sound server's first 2000 periods to standard error as it is read (frames, time, `snd_pcm_delay`), to see where its sound's timing comes from"),
         ("XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_RUNTIME_DIR", "where the pending area, your presets and the control sockets go (see FILES)"),
         ("XDG_VIDEOS_DIR, XDG_PICTURES_DIR", "the default album folders (also read from `~/.config/user-dirs.dirs`)"),
     ]
