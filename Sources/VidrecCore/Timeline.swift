@@ -25,8 +25,8 @@ public struct Timeline: Sendable {
     public static let startCheckDuration = Rational(10)
     /// How far (in seconds) the sound may sit from its timestamps, steadily, over the
     /// sound's first seconds: further, its start was dated wrong (PulseAudio's latency
-    /// reports can be off by a tenth of a second for the first seconds of a stream on a
-    /// loaded machine), as drift cannot move it that far so soon (the drift correction
+    /// reports can be 100–190 ms off while a stream starts on a loaded machine, and come
+    /// right over seconds), as drift cannot move it that far so soon (the drift correction
     /// keeps a microphone clock's drift within ``audioSyncTolerance``). The start is then
     /// moved at once, by silence inserted or sound left out, rather than stretched at
     /// 0.5 %, which would take 20 s to mend 100 ms. Twice the drift correction's
@@ -491,7 +491,9 @@ public struct Timeline: Sendable {
     /// The offset (frames) to move the sound by when the newest periods, in its first
     /// ``startCheckDuration``, sit steadily further than ``startTolerance`` from their
     /// timestamps (three in four of the last ``startCheckPeriods``, on one side): their
-    /// median; `nil` otherwise.
+    /// median; `nil` otherwise. After a first move, reports that come right slowly are
+    /// followed further than ``audioSyncTolerance`` (a server that misreported its
+    /// start is still coming right).
     private mutating func misplacedStart(_ gap: Int64, rate: Int64) -> Int64? {
         guard let end = startCheckEnd, audioWritten < end else {
             startOffsets = []
@@ -503,7 +505,8 @@ public struct Timeline: Sendable {
         let sorted = startOffsets.sorted()
         let quarter = sorted.count / 4
         // Three periods in four beyond the tolerance, on one side; moved by their median.
-        let tolerance = Timeline.startTolerance * Rational(rate)
+        // Once moved, the reports are coming right: the drift tolerance is enough.
+        let tolerance = (movedStart == 0 ? Timeline.startTolerance : Timeline.audioSyncTolerance) * Rational(rate)
         guard Rational(sorted[quarter]) > tolerance || Rational(-sorted[sorted.count - 1 - quarter]) > tolerance else { return nil }
         startOffsets = []
         return sorted[sorted.count / 2]

@@ -337,6 +337,21 @@ import VidrecMedia
         #expect(errors.suffix(100).allSatisfy { abs($0) <= 5 * 48 }, "moved \(timeline.movedStart), stretched \(timeline.stretchedAudio), offsets \(errors.map { $0 / 48 }) ms")
     }
 
+    /// Reports that come right slowly (as PulseAudio's did in one full run: 187 ms too
+    /// old at first, right 4 s later, steadily): the sound follows them, moved when they
+    /// have come 40 ms nearer and then each time they come 20 ms nearer, and sits where
+    /// it was captured once they are right.
+    @Test func aStartReportedWrongThatComesRightSlowlyIsFollowed() {
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        let converged = 4 * 48000 / 1024
+        let errors = serverPeriods(&timeline, seconds: 8) { k in
+            -187_000_000 * Int64(max(0, converged - k)) / Int64(converged)
+        }
+        #expect(abs(timeline.movedStart - 187 * 48) <= 20 * 48, "moved \(timeline.movedStart) frames")
+        #expect(timeline.insertedSilence == 0 && timeline.droppedAudio == 0)
+        #expect(errors[(converged + 12)...].allSatisfy { abs($0) <= 20 * 48 }, "offsets \(errors.map { $0 / 48 }) ms")
+    }
+
     /// A start dated right is never moved: not by the scatter of a server's dates, nor
     /// by a microphone clock 0.3 % off (30 ms in the first 10 s), nor by a misplacement
     /// after the first 10 s (which only drift can make there; it is stretched).

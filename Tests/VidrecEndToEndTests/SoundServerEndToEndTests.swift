@@ -139,13 +139,13 @@ extension KernelDriverTests {
         /// frame, as through PipeWire (vidrec dates each period by the plug-in's delay).
         ///
         /// Traced (VIDREC_SOUND_TRACE): now and then, in full runs on a loaded machine,
-        /// PulseAudio's first latency reports say its sound is about 100 ms older than its
-        /// later ones do, for seconds (not reproduced beside busy loops in the guest; one
+        /// PulseAudio's first latency reports say its sound is 100 to 190 ms older than its
+        /// later ones do, and come right over the first 2–4 s (not reproduced beside busy loops in the guest; one
         /// candidate: libpulse fits its latency interpolation through its first timing
         /// replies, and one handled late counts its lateness as transport time).
-        /// vidrec cannot tell while it lasts; once the reports are right again, it moves
-        /// the sound at once (the sidecar's `soundStartMoved`), and from half a second on
-        /// every burst sits within a frame. Bursts before then are a known fault.
+        /// vidrec cannot tell while it lasts; as the reports come right, it moves the sound
+        /// at once (the sidecar's `soundStartMoved`), and from half a second after they
+        /// are right every burst sits within a frame. Bursts before then are a known fault.
         @Test func soundThroughPulseAudioIsPlacedWhereItWasCapturedWithinAFrame() throws {
             let session = try PulseAudioSession(.loopbackCard)
             let recording = try DeviceEndToEndTests.recordBursts(into: 1, mic: "default", seconds: 10,
