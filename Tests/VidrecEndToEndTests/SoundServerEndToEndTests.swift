@@ -140,7 +140,7 @@ extension KernelDriverTests {
         ///
         /// Traced (VIDREC_SOUND_TRACE): now and then, in full runs on a loaded machine,
         /// PulseAudio's first latency reports say its sound is 100 to 190 ms older than its
-        /// later ones do, and come right over the first 2–4 s (not reproduced beside busy loops in the guest; one
+        /// later ones do, and come right over the first 2–5 s (not reproduced beside busy loops in the guest; one
         /// candidate: libpulse fits its latency interpolation through its first timing
         /// replies, and one handled late counts its lateness as transport time).
         /// vidrec cannot tell while it lasts; as the reports come right, it moves the sound
