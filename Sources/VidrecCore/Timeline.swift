@@ -408,10 +408,10 @@ public struct Timeline: Sendable {
         var chunk = input
         if audioStarted, startOverlap > 0 {
             // The rest of a start moved back (``misplacedStart(_:rate:)``).
-            let left = Int(min(startOverlap, Int64(chunk.frameCount)))
-            startOverlap -= Int64(left)
-            if left == chunk.frameCount { return [] }
-            chunk = chunk.slice(left..<chunk.frameCount)
+            let (dropped, rest) = Timeline.dropFront(startOverlap, of: chunk)
+            startOverlap -= dropped
+            guard let rest else { return [] }
+            chunk = rest
         }
         let position = (Rational(chunk.captureTime - origin!, Duration.nanosecondsPerSecond) * Rational(rate)).rounded
         var pieces: [AudioChunk] = []
@@ -419,8 +419,8 @@ public struct Timeline: Sendable {
         if !audioStarted {
             audioStarted = true
             if gap < 0 {
-                guard -gap < Int64(chunk.frameCount) else { audioStarted = false; return [] }
-                chunk = chunk.slice(Int(-gap)..<chunk.frameCount)
+                guard let rest = Timeline.dropFront(-gap, of: chunk).rest else { audioStarted = false; return [] }
+                chunk = rest
             } else if gap > 0 {
                 pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: origin!))
             }
@@ -436,12 +436,12 @@ public struct Timeline: Sendable {
         } else if Rational(-gap, rate) > Timeline.audioGapThreshold {
             // The timestamps jumped back (a device whose clock was reset): what overlaps
             // audio already written is dropped.
-            let surplus = Int(min(-gap, Int64(chunk.frameCount)))
-            droppedAudio += Int64(surplus)
+            let (dropped, rest) = Timeline.dropFront(-gap, of: chunk)
+            droppedAudio += dropped
             drift = 0
             startOffsets = []
-            if surplus == chunk.frameCount { return [] }
-            chunk = chunk.slice(surplus..<chunk.frameCount)
+            guard let rest else { return [] }
+            chunk = rest
         } else if let shift = misplacedStart(gap, rate: rate) {
             // The start was dated wrong: from here on the sound sits where its timestamps
             // say, at once.
@@ -451,10 +451,10 @@ public struct Timeline: Sendable {
             if shift > 0 {
                 pieces.append(.silence(format: chunk.format, frameCount: Int(shift), captureTime: chunk.captureTime))
             } else {
-                let left = Int(min(-shift, Int64(chunk.frameCount)))
-                startOverlap = -shift - Int64(left)
-                if left == chunk.frameCount { return [] }
-                chunk = chunk.slice(left..<chunk.frameCount)
+                let (dropped, rest) = Timeline.dropFront(-shift, of: chunk)
+                startOverlap = -shift - dropped
+                guard let rest else { return [] }
+                chunk = rest
             }
         } else if correctsDrift {
             // Slow drift between the microphone's clock and CLOCK_MONOTONIC, seen through
@@ -486,6 +486,14 @@ public struct Timeline: Sendable {
         }
         if let audioEnd, audioWritten >= audioEnd { audioDone = true }
         return placed
+    }
+
+    /// Leaves up to `frames` frames out of the front of `chunk`: how many were left out,
+    /// and the rest of the chunk (`nil` when nothing is left).
+    private static func dropFront(_ frames: Int64, of chunk: AudioChunk) -> (dropped: Int64, rest: AudioChunk?) {
+        let dropped = Int(min(frames, Int64(chunk.frameCount)))
+        guard dropped < chunk.frameCount else { return (Int64(dropped), nil) }
+        return (Int64(dropped), chunk.slice(dropped..<chunk.frameCount))
     }
 
     /// The offset (frames) to move the sound by when the newest periods, in its first
