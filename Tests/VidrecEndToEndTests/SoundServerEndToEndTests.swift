@@ -156,9 +156,17 @@ extension KernelDriverTests {
             #expect(trace.periods.count >= 100, "\(trace.lines.prefix(5))")
             let moved = recording.sidecar["soundStartMoved"] as? Double ?? 0
             let misreport = trace.misreportedStart(rate: 48000)
-            print("soundThroughPulseAudio…: bursts off by \(recording.milliseconds) ms; the sound's start moved \(moved) s, stretched \(recording.sidecar["driftCorrection"] ?? 0) s; PulseAudio's first reports off by \(misreport.map { "\($0.seconds) s until \($0.until) ns" } ?? "nothing")")
+            let stretched = recording.sidecar["driftCorrection"] as? Double ?? 0
+            let origin = recording.sidecar["clockOrigin"] as? Double
+            let misreportText = misreport.map { misreport in
+                String(format: "%.3f s until ", misreport.seconds)
+                    + (origin.map { String(format: "%.1f s into the recording", Double(misreport.until) / 1e9 - $0) } ?? "\(misreport.until) ns")
+            }
+            print(String(format: "soundThroughPulseAudio…: bursts off by %@ ms; the sound's start moved %.3f s, stretched %.3f s; ",
+                         "\(recording.milliseconds)", moved, stretched)
+                  + "PulseAudio's first reports off by \(misreportText ?? "nothing")")
             let message = "bursts off by \(recording.milliseconds) ms (\(recording.context)); the server's first periods: \(trace.lines.prefix(80).joined(separator: "; "))"
-            guard let misreport, let origin = recording.sidecar["clockOrigin"] as? Double else {
+            guard let misreport, let origin else {
                 #expect(recording.bursts.allSatisfy { abs($0.offset) <= 1.0 / 15 }, "\(message)")
                 return
             }
@@ -166,7 +174,6 @@ extension KernelDriverTests {
             // under the drift tolerance, 20 ms, the drift correction stretches away), and
             // sits right from half a second after its reports were right again.
             let right = Double(misreport.until) / 1e9 - origin + 0.5
-            let stretched = recording.sidecar["driftCorrection"] as? Double ?? 0
             #expect(abs(moved + stretched - misreport.seconds) <= 0.03,
                     "moved \(moved) s and stretched \(stretched) s for \(misreport.seconds) s; \(message)")
             #expect(recording.bursts.contains { $0.position > right }, "no burst after \(right) s; \(message)")
