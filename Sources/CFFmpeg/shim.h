@@ -1,5 +1,6 @@
-// CFFmpeg: the FFmpeg 5.1 libraries vidrec uses, plus prefixed stand-ins for the
-// function-like macros that Swift's importer cannot see.
+// CFFmpeg: the FFmpeg libraries vidrec uses (5.1 to 7.1), plus prefixed stand-ins for
+// the function-like macros that Swift's importer cannot see. What differs between
+// FFmpeg versions is in versions.h, and nowhere else.
 #ifndef CFFMPEG_SHIM_H
 #define CFFMPEG_SHIM_H
 
@@ -19,6 +20,8 @@
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
+
+#include "versions.h"
 
 /// `AVERROR(e)`: FFmpeg's negative error code for a POSIX errno.
 static inline int cffmpeg_averror(int posix_errno) { return AVERROR(posix_errno); }

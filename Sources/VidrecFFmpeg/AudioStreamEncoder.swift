@@ -34,7 +34,8 @@ final class AudioStreamEncoder: StreamEncoder {
         ownedFrame = parts.frame
 
         let cc = parts.context.pointer
-        cc.pointee.sample_fmt = codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
+        let first = cffmpeg_encoder_first_sample_format(cc, codec)
+        cc.pointee.sample_fmt = first == AV_SAMPLE_FMT_NONE ? AV_SAMPLE_FMT_FLTP : first
         cc.pointee.sample_rate = Int32(settings.sampleRate)
         cc.pointee.bit_rate = Int64(settings.bitRate)
         cc.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))

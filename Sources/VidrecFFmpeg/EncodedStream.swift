@@ -68,10 +68,8 @@ public final class EncodedStream: @unchecked Sendable {
             // av_display_rotation_set's angle turns the shown picture clockwise (ffprobe
             // then reports the matrix as a rotation of minus that, as for a phone's
             // portrait video).
-            let size = 9 * MemoryLayout<Int32>.size
-            let matrix = try allocated(av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size),
-                                       "av_stream_new_side_data", subject)
-            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(rotation)) }
+            let matrix = try allocated(cffmpeg_stream_new_display_matrix(stream), "adding a display matrix", subject)
+            av_display_rotation_set(matrix, Double(rotation))
         }
         return stream
     }

@@ -50,9 +50,9 @@ final class FileOutputIO {
             fd.close()
             throw FFmpegError("av_malloc", path, code: cffmpeg_averror(ENOMEM))
         }
-        guard let context = avio_alloc_context(
-            buffer.assumingMemoryBound(to: UInt8.self), FileOutputIO.bufferSize, 1, nil,
-            nil, FileOutputIO.writePacket, FileOutputIO.seek)
+        guard let context = cffmpeg_avio_alloc_write_context(
+            buffer.assumingMemoryBound(to: UInt8.self), FileOutputIO.bufferSize, nil,
+            FileOutputIO.writePacket, FileOutputIO.seek)
         else {
             av_free(buffer)
             fd.close()
@@ -81,7 +81,7 @@ final class FileOutputIO {
         fd.close()
     }
 
-    private static let writePacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+    private static let writePacket: cffmpeg_avio_write_callback = {
         opaque, bytes, count in
         let io = Unmanaged<FileOutputIO>.fromOpaque(opaque!).takeUnretainedValue()
         return io.write(UnsafeRawPointer(bytes!), Int(count))

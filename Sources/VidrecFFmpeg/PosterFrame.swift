@@ -75,8 +75,8 @@ public struct PosterFrame: PosterFrameMaking {
         // Upright, as players show it: a display matrix (vidrec's --rotate, a phone's
         // portrait movie) turns the picture by a multiple of 90 degrees.
         var clockwise = 0
-        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) {
-            let counterClockwise = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        if let matrix = cffmpeg_stream_display_matrix(stream) {
+            let counterClockwise = av_display_rotation_get(matrix)
             if counterClockwise.isFinite { clockwise = ((-Int(counterClockwise.rounded()) % 360) + 360) % 360 }
         }
         return try JPEGEncoder.encode(picked.pointer, width: width, turnedClockwise: clockwise, subject: jpeg)
