@@ -73,7 +73,10 @@ import VidrecCore
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "UTC")
             formatter.dateFormat = "EEE yyyy-MM-dd HH:mm:ss zzz"
-            for line in text.split(separator: "\n") where line.contains("Next elapse:") || line.contains("Iter. #") {
+            // Later elapses are "Iter. #2:" up to systemd 252 (Debian 12), "Iteration #2:"
+            // from systemd 257 (Debian 13).
+            for line in text.split(separator: "\n")
+            where line.contains("Next elapse:") || line.contains("Iter. #") || line.contains("Iteration #") {
                 let value = line.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
                 if let date = formatter.date(from: value) { all.append(date) }
             }

@@ -149,8 +149,7 @@ extension KernelDriverTests {
         /// libcamera drives no camera here (its UVC, vimc and ISP pipelines match none of
         /// the VM's devices), so the layer hands vivid's node to the kernel.
         @Test func underLibcamerasCompatibilityLayerTheCameraIsReachedThroughLibc() throws {
-            let compat = "/usr/lib/x86_64-linux-gnu/v4l2-compat.so"
-            try #require(FileManager.default.fileExists(atPath: compat), "libcamera-v4l2 is not installed (scripts/install-deps --vm)")
+            let compat = try #require(try LibcameraCompatibility.path(), "libcamera-v4l2 has no v4l2-compat.so (scripts/install-deps --vm)")
             let home = try Home()
             // A node that sends raw Bayer: libv4l2 converts it (into RGB3, BGR3, YU12,
             // YV12), libc's calls see the node as it is.

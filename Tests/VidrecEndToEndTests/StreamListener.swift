@@ -4,8 +4,11 @@ import Testing
 
 /// A one-client receiver on 127.0.0.1 that writes what it gets to a file: SRT through
 /// `srt-live-transmit` (Debian's srt-tools) into an MPEG-TS file, or RTSP through
-/// ffmpeg's own RTSP server (`-rtsp_flags listen`) into a list of packets
-/// (`framecrc`: one line per packet, `stream, dts, pts, duration, size, checksum`).
+/// FFmpeg's own RTSP server (`-rtsp_flags listen`) into a list of packets, one line per
+/// packet: `stream,size`. The list is ffprobe's, which shows every packet the server
+/// demuxes: ffmpeg 7.1's `-c copy` from such an input muxes its video and none of its
+/// audio (139 AAC packets read, 0 written, from ffmpeg's own publisher too), where
+/// ffmpeg 5.1 wrote both.
 final class StreamListener {
     enum Kind { case srt, rtsp }
 
@@ -17,7 +20,7 @@ final class StreamListener {
 
     /// Whether the receiving tool is installed (`scripts/install-deps`).
     static func isInstalled(_ kind: Kind) -> Bool {
-        FileManager.default.isExecutableFile(atPath: kind == .srt ? "/usr/bin/srt-live-transmit" : "/usr/bin/ffmpeg")
+        FileManager.default.isExecutableFile(atPath: kind == .srt ? "/usr/bin/srt-live-transmit" : "/usr/bin/ffprobe")
     }
 
     /// Starts the receiver, writing into `folder`, and waits until it listens.
@@ -32,11 +35,13 @@ final class StreamListener {
             process.arguments = ["-q", "-a:no", "srt://127.0.0.1:\(port)?mode=listener", "file://con"]
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         case .rtsp:
-            output = folder + "/received.crc"
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            output = folder + "/received.csv"
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
             process.arguments = ["-v", "error", "-rtsp_flags", "listen", "-timeout", "120",
-                                 "-i", "rtsp://127.0.0.1:\(port)/live/cam", "-c", "copy", "-f", "framecrc", "-y", output]
-            process.standardOutput = FileHandle.nullDevice
+                                 "-i", "rtsp://127.0.0.1:\(port)/live/cam", "-show_entries", "packet=stream_index,size",
+                                 "-of", "csv=p=0"]
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         }
         process.standardInput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -42,9 +42,14 @@ import VidrecMedia
     }
 
     /// ffprobe's list of packet sizes of one stream (`v` or `a`), as the file holds them.
+    ///
+    /// `-ignore_editlist`: the MP4 demuxer of FFmpeg 7.1 leaves out the packets its edit
+    /// list starts after (AAC's first, priming, packet), which FFmpeg 5.1 listed; the
+    /// file holds them either way.
     static func packetSizes(_ file: String, stream: String) throws -> [Int] {
-        try FFmpegTool.text("ffprobe", ["-v", "error", "-select_streams", "\(stream):0", "-show_entries", "packet=size",
-                                        "-of", "csv=p=0", file]).split(separator: "\n").compactMap { Int($0) }
+        try FFmpegTool.text("ffprobe", ["-v", "error", "-ignore_editlist", "1", "-select_streams", "\(stream):0",
+                                        "-show_entries", "packet=size", "-of", "csv=p=0", file])
+            .split(separator: "\n").compactMap { Int($0) }
     }
 
     @Test func oneEncodingFeedsTheFileAndAnOutputBesideItWithTheSamePackets() throws {
@@ -77,7 +82,8 @@ import VidrecMedia
         #expect(audio.count >= 45 * 3200 / 1024)
         // The same bytes: one encoding, muxed twice.
         #expect(try Self.packetSizes(mkv, stream: "v") == video)
-        #expect(try Self.packetSizes(mkv, stream: "a") == audio)
+        let besideAudio = try Self.packetSizes(mkv, stream: "a")
+        #expect(besideAudio == audio, "MKV \(besideAudio.count) audio packets \(besideAudio.prefix(4))…\(besideAudio.suffix(4)), MP4 \(audio.count) \(audio.prefix(4))…\(audio.suffix(4))")
         let info = try MovieProbe().inspect(mkv)
         #expect(info.streams.map(\.codec).sorted() == ["aac", "h264"])
         #expect(abs(info.playableDuration - 3.0) < 0.1, "\(info.playableDuration) s")
@@ -115,7 +121,8 @@ import VidrecMedia
             #expect(packet.isKeyframe, "frame \(packet.time) follows \(previous.time) without being a keyframe")
         }
         // Audio is never dropped.
-        #expect(stalled.packets.filter { $0.kind == .audio }.count == (try Self.packetSizes(mp4, stream: "a")).count)
+        let fileAudio = try Self.packetSizes(mp4, stream: "a")
+        #expect(stalled.packets.filter { $0.kind == .audio }.count == fileAudio.count, "\(fileAudio.prefix(4))…\(fileAudio.suffix(4))")
     }
 
     @Test func anOutputBesideTheFileThatFailsIsLeftBehindAndTheFileIsWhole() throws {
