@@ -9,8 +9,11 @@ BIN := .build/$(CONFIG)/vidrec
 .PHONY: deps build man demo test test-here install uninstall deb clean
 
 VERSION := $(shell cat VERSION)
-# Relocations read-only and bound at start (Debian's hardening for binaries).
-HARDENING := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+# Relocations read-only and bound at start (Debian's hardening for binaries), linked
+# by the toolchain's own lld on every release: the system linker differs (gold on
+# Debian 12; on Debian 13 GNU ld, which leaves the Swift binary without its read-only
+# relocations segment, PT_GNU_RELRO, whatever -z relro says).
+HARDENING := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 MAN := .build/vidrec.1
 
 deps:
