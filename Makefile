@@ -47,10 +47,9 @@ RELEASES := bookworm trixie
 HOST_RELEASE := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
 OTHER_RELEASES := $(filter-out $(HOST_RELEASE),$(RELEASES))
 # The device tests that run on the other release's kernel: one or more of each driver
-# (vivid, snd-aloop, v4l2loopback with MJPEG and H.264, libcamera's compatibility
-# layer), not all 41, to keep make test inside CI's time. The PipeWire tests are not
-# among them: PipeWire 1.4 in Debian 13's VM sends vidrec no sound yet (docs/TESTING.md).
-OTHER_RELEASE_VM_TESTS := devicesListsBothVividCamerasAndTheLoopbackMicrophone|recordsTheWebcamWithTheLoopbackToneInStep|underLibcamerasCompatibilityLayerTheCameraIsReachedThroughLibc|anMJPEGCameraIsCopiedWithEveryFrameItDelivers|anH264CameraIsCopiedFromItsFirstKeyframe
+# and sound path (vivid, snd-aloop, v4l2loopback with MJPEG and H.264, libcamera's
+# compatibility layer, PipeWire), not all 41, to keep make test inside CI's time.
+OTHER_RELEASE_VM_TESTS := devicesListsBothVividCamerasAndTheLoopbackMicrophone|recordsTheWebcamWithTheLoopbackToneInStep|underLibcamerasCompatibilityLayerTheCameraIsReachedThroughLibc|anMJPEGCameraIsCopiedWithEveryFrameItDelivers|anH264CameraIsCopiedFromItsFirstKeyframe|theDefaultMicrophoneRecordsThroughPipeWireOnlyInTheSessionAndPipeWireHoldsTheCard|soundThroughPipeWireIsPlacedWhereItWasCapturedWithinAFrame
 
 test: test-here $(addprefix test-in-,$(OTHER_RELEASES))
 

@@ -17,12 +17,8 @@ final class PipeWireSession {
     init() throws {
         folder = "/run/tmp/pipewire-session-\(UUID().uuidString)"
         let config = folder + "/config"
-        try FileManager.default.createDirectory(atPath: config + "/wireplumber/bluetooth.lua.d", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try Self.configureWirePlumber(in: config + "/wireplumber")
         chmod(folder, 0o700)
-        // No Bluetooth: its monitor needs systemd-logind, which the VM does not run.
-        try "bluez_monitor.enabled = false\n".write(toFile: config + "/wireplumber/bluetooth.lua.d/51-no-bluetooth.lua",
-                                                    atomically: true, encoding: .utf8)
         let bus = "unix:path=\(folder)/bus"
         environment = ["XDG_RUNTIME_DIR": folder, "DBUS_SESSION_BUS_ADDRESS": bus]
         let own = ["HOME": folder, "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": folder + "/state", "PATH": "/usr/bin:/bin",
@@ -48,6 +44,48 @@ final class PipeWireSession {
             return nodes.contains("alsa_input.platform-snd_aloop") ? true : nil
         }
         try #require(source == true, "WirePlumber made no source of the loopback card")
+    }
+
+    /// The loopback card's sample format, as the tests' players play into it (aplay of
+    /// 16-bit stereo WAVE files at 48 kHz).
+    static let loopbackFormat = (name: "S16LE", rate: 48000, channels: 2)
+
+    /// WirePlumber's settings for the session, in `folder` (its `XDG_CONFIG_HOME` part),
+    /// written in both of its configuration languages: Lua for WirePlumber 0.4 (Debian
+    /// 12), SPA-JSON for 0.5 (Debian 13). Each version reads only its own.
+    /// - No Bluetooth: its monitor needs systemd-logind, which the VM does not run.
+    /// - The loopback card's source opens the card in the players' format. snd-aloop
+    ///   refuses to start a capture whose format differs from the playback already
+    ///   running on its cable (`snd_pcm_start`: Input/output error), and PipeWire 1.4
+    ///   opens it in the format it probed, not the one playing.
+    static func configureWirePlumber(in folder: String) throws {
+        let (format, rate, channels) = loopbackFormat
+        let files = [
+            "bluetooth.lua.d/51-no-bluetooth.lua": "bluez_monitor.enabled = false\n",
+            "main.lua.d/51-loopback-format.lua": """
+                table.insert(alsa_monitor.rules, {
+                  matches = { { { "node.name", "matches", "alsa_input.platform-snd_aloop*" } } },
+                  apply_properties = { ["audio.format"] = "\(format)", ["audio.rate"] = \(rate), ["audio.channels"] = \(channels) },
+                })
+
+                """,
+            "wireplumber.conf.d/51-vidrec-tests.conf": """
+                wireplumber.profiles = { main = { monitor.bluez = disabled } }
+                monitor.alsa.rules = [
+                  {
+                    matches = [ { node.name = "~alsa_input.platform-snd_aloop.*" } ]
+                    actions = { update-props = { audio.format = "\(format)", audio.rate = \(rate), audio.channels = \(channels) } }
+                  }
+                ]
+
+                """,
+        ]
+        for (name, text) in files {
+            let path = folder + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
     }
 
     /// What PipeWire has said so far of sound that did not flow: the lines of its log
