@@ -39,6 +39,9 @@ static inline AVIOContext *cffmpeg_avio_alloc_write_context(unsigned char *buffe
 #endif
 }
 
+/// The size of a display matrix: nine `int32_t`, as `av_display_rotation_set` fills.
+static const size_t cffmpeg_display_matrix_size = 9 * sizeof(int32_t);
+
 /// Adds a display matrix (nine `int32_t`, as `av_display_rotation_set` fills) to a
 /// stream's side data and returns it, or NULL when out of memory.
 ///
@@ -46,7 +49,7 @@ static inline AVIOContext *cffmpeg_avio_alloc_write_context(unsigned char *buffe
 /// parameters (`codecpar->coded_side_data`, `av_packet_side_data_new`); before, in the
 /// stream (`av_stream_new_side_data`).
 static inline int32_t *cffmpeg_stream_new_display_matrix(AVStream *stream) {
-    const size_t size = 9 * sizeof(int32_t);
+    const size_t size = cffmpeg_display_matrix_size;
 #if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 100)
     AVPacketSideData *entry = av_packet_side_data_new(&stream->codecpar->coded_side_data,
                                                       &stream->codecpar->nb_coded_side_data,
@@ -62,7 +65,7 @@ static inline int32_t *cffmpeg_stream_new_display_matrix(AVStream *stream) {
 ///
 /// Where it lives by version: see ``cffmpeg_stream_new_display_matrix``.
 static inline const int32_t *cffmpeg_stream_display_matrix(const AVStream *stream) {
-    const size_t size = 9 * sizeof(int32_t);
+    const size_t size = cffmpeg_display_matrix_size;
 #if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 100)
     const AVPacketSideData *entry = av_packet_side_data_get(stream->codecpar->coded_side_data,
                                                             stream->codecpar->nb_coded_side_data,
