@@ -174,7 +174,9 @@ public struct Timeline: Sendable {
     /// next free slot takes it when the slot before is taken (a camera whose first
     /// frame came late makes every later frame look early); a held frame that took a
     /// slot for being early gives it up to a frame on time for it. Frames that still
-    /// collide (more frames than slots: a camera faster than the movie) are left out.
+    /// collide (more frames than slots: a camera faster than the movie) are left out;
+    /// an H.264 frame, which the frames after it need, is left out only when it is
+    /// more than ``holdDepth`` slots early, and never gives its slot up.
     public mutating func place(_ frame: VideoFrame, arrival: Int64) -> FramePlacement {
         lastVideoArrival = arrival
         newestFrameTime = max(newestFrameTime ?? frame.captureTime, frame.captureTime)
@@ -212,7 +214,12 @@ public struct Timeline: Sendable {
             } else if next.subtracting(position) <= Timeline.jitterTolerance {
                 // Early for the next slot, and the slot before is taken.
                 index = lastIndex + 1
-            } else if let newest = held.last, newest.index == lastIndex, index == lastIndex,
+            } else if frame.pixelFormat == .h264, next.subtracting(position) <= Rational(Timeline.holdDepth) {
+                // An H.264 frame is the reference of every frame after it up to the next
+                // keyframe: left out, it would take them all with it (a second or more).
+                // Early by up to the hold depth, it takes the next free slot instead.
+                index = lastIndex + 1
+            } else if frame.pixelFormat != .h264, let newest = held.last, newest.index == lastIndex, index == lastIndex,
                       Self.distance(position, lastIndex) < Self.distance(newest.position, lastIndex) {
                 // The newest held frame took this slot for being early; this one is on
                 // time for it: it takes the slot, and the held frame is left out.

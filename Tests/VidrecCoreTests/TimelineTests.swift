@@ -8,9 +8,9 @@ import VidrecMedia
     static let start: Int64 = 1_000 * second
     static let mono = AudioFormat(sampleFormat: .s16, sampleRate: 48000, channels: 1)
 
-    func frame(at time: Int64, sequence: UInt64 = 0) -> VideoFrame {
-        VideoFrame(pixelFormat: .yuyv, width: 2, height: 2, buffer: FrameBuffer(count: 8), byteCount: 8,
-                   strides: [4], captureTime: time, sequence: sequence)
+    func frame(at time: Int64, sequence: UInt64 = 0, format: PixelFormat = .yuyv) -> VideoFrame {
+        VideoFrame(pixelFormat: format, width: 2, height: 2, buffer: FrameBuffer(count: 8), byteCount: 8,
+                   strides: [4], captureTime: time, sequence: sequence, isKeyframe: format != .h264)
     }
 
     /// Feeds frames to a timeline as the capture session does: frames are held until a
@@ -203,6 +203,44 @@ import VidrecMedia
         feed.release()
         #expect(feed.slots == Array(0..<60), "\(feed.written)")
         #expect(feed.timeline.droppedFrames == 0)
+    }
+
+    /// An H.264 camera whose first frame came most of a frame late (a feeder catching
+    /// up as the reader starts): the next frame looks too early for the next slot, but
+    /// every later frame needs it, so it takes that slot, and so do the rest; raw frames
+    /// in the same places lose the one that collides.
+    @Test(arguments: [(PixelFormat.h264, Int64(0)), (.yuyv, 1)])
+    func anH264FrameTooEarlyForTheNextSlotTakesItAllTheSame(format: PixelFormat, leftOut: Int64) {
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        let period = Self.second / 15
+        for n in 0..<30 {
+            let position = n == 0 ? 0 : Double(n) - 0.85 + (n % 2 == 0 ? 0.05 : -0.05)
+            feed.place(frame(at: Self.start + Int64(position * Double(period)), sequence: UInt64(n), format: format),
+                       number: n, arrival: Self.start)
+        }
+        feed.release()
+        #expect(feed.timeline.surplusFrames == leftOut, "\(feed.written)")
+        #expect(feed.written.count == 30 - Int(leftOut), "\(feed.written)")
+        if leftOut == 0 { #expect(feed.slots == Array(0..<30), "\(feed.written)") }
+        #expect(feed.timeline.droppedFrames == 0)
+    }
+
+    /// H.264 frames in a burst longer than the hold depth, all stamped at once: those
+    /// that find a slot no more than ``Timeline/holdDepth`` ahead of them are kept, the
+    /// rest left out and counted; the movie keeps real time.
+    @Test func anH264BurstLongerThanTheHoldDepthKeepsWhatFits() {
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        let period = Self.second / 15
+        let positions: [Double] = [0, 1, 2, 3] + Array(repeating: 4.2, count: 8) + [10, 11]
+        for (n, position) in positions.enumerated() {
+            feed.place(frame(at: Self.start + Int64(position * Double(period)), sequence: UInt64(n), format: .h264),
+                       number: n, arrival: Self.start)
+        }
+        feed.release()
+        #expect(feed.written.map(\.frame) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13], "\(feed.written)")
+        #expect(feed.slots == [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11], "\(feed.written)")
+        #expect(feed.timeline.surplusFrames == 3)
+        #expect(feed.timeline.droppedFrames == 1)
     }
 
     /// A camera that slows to half the rate (exposure in the dark) keeps real time:

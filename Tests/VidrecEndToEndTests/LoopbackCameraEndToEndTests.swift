@@ -38,10 +38,16 @@ extension KernelDriverTests {
             // timeline holds back for, or wrote the first frame late, so that the next
             // ones look early) are left out and counted as such.
             let surplus = sidecar["surplusFrames"] as? Int ?? 0
-            #expect(numbers.count + dropped == slots, "\(numbers.count) frames, \(dropped) dropped: \(numbers)")
-            #expect(missing >= dropped && missing <= dropped + skipped + surplus,
-                    "frames lost without a trace (\(dropped) dropped, \(skipped) skipped by the camera, \(surplus) without a slot): \(numbers)")
-            #expect(dropped + surplus <= slots / 10, "\(dropped) dropped, \(surplus) without a slot: \(numbers)")
+            // A copied H.264 stream that lost a frame leaves the frames after it out, up to
+            // the next keyframe (the picture before lasts over their slots); only a lost
+            // frame may cause that.
+            let leftOut = sidecar["undecodableFrames"] as? Int ?? 0
+            let counts = "\(dropped) dropped, \(skipped) skipped by the camera, \(surplus) without a slot, \(leftOut) left out"
+            #expect(numbers.count + dropped + leftOut == slots, "\(numbers.count) frames, \(counts): \(numbers)")
+            #expect(leftOut == 0 || dropped + skipped + surplus > 0, "\(counts): \(numbers)")
+            #expect(missing >= dropped && missing <= dropped + skipped + surplus + leftOut,
+                    "frames lost without a trace (\(counts)): \(numbers)")
+            #expect(dropped + surplus <= slots / 10, "\(counts): \(numbers)")
         }
 
         static func expectColours(_ file: String) throws {
