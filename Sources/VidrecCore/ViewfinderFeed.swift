@@ -23,6 +23,8 @@ public final class ViewfinderFeed: @unchecked Sendable {
     private var newest: Picture?
     /// When the newest picture was published (CLOCK_MONOTONIC, ns).
     private var newestAt: Int64 = 0
+    /// Whether the newest picture's source has gone (``withdraw()``).
+    private var isWithdrawn = false
     private var isClosed = false
     /// When a watcher last asked for a picture (CLOCK_MONOTONIC, ns).
     private var lastDemand: Int64?
@@ -50,6 +52,7 @@ public final class ViewfinderFeed: @unchecked Sendable {
         defer { condition.unlock() }
         newest = Picture(jpeg: jpeg, number: (newest?.number ?? 0) + 1, capturedAt: capturedAt)
         newestAt = clock()
+        isWithdrawn = false
         condition.broadcast()
     }
 
@@ -63,7 +66,7 @@ public final class ViewfinderFeed: @unchecked Sendable {
         defer { condition.unlock() }
         lastDemand = clock()
         while !isClosed {
-            if let newest, newest.number > (number ?? 0), number != nil || clock() - newestAt < Self.freshFor {
+            if let newest, newest.number > (number ?? 0), number != nil || !isWithdrawn && clock() - newestAt < Self.freshFor {
                 return newest
             }
             guard condition.wait(until: deadline) else { return nil }
@@ -79,6 +82,16 @@ public final class ViewfinderFeed: @unchecked Sendable {
         defer { condition.unlock() }
         guard let lastDemand else { return false }
         return clock() - lastDemand < Self.watchedFor
+    }
+
+    /// Keeps the newest picture from new watchers: its source (a preview, a recording)
+    /// has gone, and a watcher who comes now waits for the next source's first picture
+    /// instead of being shown the last one's. Watchers already served still wait only
+    /// for a newer picture.
+    public func withdraw() {
+        condition.lock()
+        defer { condition.unlock() }
+        isWithdrawn = true
     }
 
     /// The newest picture, without waiting.

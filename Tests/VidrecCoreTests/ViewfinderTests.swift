@@ -70,6 +70,25 @@ import VidrecSystem
         #expect(given.withLock { $0 }?.jpeg == Data([2]))
     }
 
+    /// A picture whose source has gone (the preview closed for a recording) is not given
+    /// to a new watcher, however fresh: it waits for the next source's first picture. A
+    /// watcher that already has it still gets the next one.
+    @Test func aNewWatcherIsNotGivenAWithdrawnPicture() throws {
+        let now = Mutex<Int64>(0)
+        let feed = ViewfinderFeed(clock: { now.withLock { $0 } })
+        feed.publish(Data([1]))
+        feed.withdraw()
+        #expect(feed.picture(after: nil, timeout: 0.01) == nil, "withdrawn")
+        #expect(feed.current?.number == 1)
+        feed.publish(Data([2]))
+        #expect(feed.picture(after: nil, timeout: 0.01)?.jpeg == Data([2]))
+        feed.withdraw()
+        feed.publish(Data([3]))
+        #expect(feed.picture(after: 2, timeout: 0.01)?.jpeg == Data([3]))
+        feed.withdraw()
+        #expect(feed.picture(after: 2, timeout: 0.01)?.jpeg == Data([3]), "a watcher that has pictures")
+    }
+
     /// Writes the slot number the scripted camera put in the frame's first byte, and the
     /// width asked for.
     final class SlotEncoder: PhotoEncoding {

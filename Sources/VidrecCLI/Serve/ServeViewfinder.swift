@@ -40,11 +40,15 @@ final class ServeViewfinder: Sendable {
     private struct OpenPreview {
         let preview: ViewfinderPreview
         let claim: PreviewClaim?
+        /// The feed it publishes to.
+        let feed: ViewfinderFeed
 
-        /// Closes the camera, then gives up the claim.
+        /// Closes the camera, then gives up the claim; its last picture is not shown to
+        /// browsers that come later.
         func close() {
             preview.stop()
             claim?.remove()
+            feed.withdraw()
         }
     }
 
@@ -129,11 +133,13 @@ final class ServeViewfinder: Sendable {
                 relay(recording)
                 continue
             }
-            state.withLock { state in
-                // The recording has ended.
-                state.relayed = nil
+            let ended = state.withLock { state in
+                defer { state.relayed = nil }
                 if state.status.source == "recording" { state.status = Status() }
+                return state.relayed != nil
             }
+            // The recording has ended: its last picture is not the camera's now.
+            if ended { feed.withdraw() }
             let (holds, preview, retryAt, lentUntil) = state.withLock { ($0.holds, $0.open?.preview, $0.retryAt, $0.lentUntil) }
             if MonotonicClock.now() < lentUntil {
                 releasePreview(problem: "the camera is lent to another vidrec")
@@ -160,7 +166,7 @@ final class ServeViewfinder: Sendable {
         do {
             let preview = try ViewfinderPreview(devices: devices, video: video, output: output)
             state.withLock { state in
-                state.open = OpenPreview(preview: preview, claim: claim)
+                state.open = OpenPreview(preview: preview, claim: claim, feed: feed)
                 state.status = Status(source: "preview", camera: preview.camera, mode: preview.mode)
             }
         } catch {
@@ -188,10 +194,13 @@ final class ServeViewfinder: Sendable {
     /// One picture of the running recording's viewfinder (the control socket's answer
     /// waits up to a second for one), while a browser watches; its progress either way.
     private func relay(_ recording: RecordingStore.Entry) {
-        let after = state.withLock { state -> Int64? in
-            if state.relayed?.recording != recording.id { state.relayed = (recording.id, nil) }
-            return state.relayed?.number
+        let (after, isNew) = state.withLock { state -> (Int64?, Bool) in
+            let isNew = state.relayed?.recording != recording.id
+            if isNew { state.relayed = (recording.id, nil) }
+            return (state.relayed?.number, isNew)
         }
+        // A browser that comes now sees this recording's pictures, not the last source's.
+        if isNew { feed.withdraw() }
         let watched = feed.isWatched
         let reply = try? ControlClient.send(ControlRequest(command: "viewfinder", after: after, watch: watched),
                                             to: recording.controlPath, timeout: 3)
