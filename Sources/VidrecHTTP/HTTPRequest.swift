@@ -4,8 +4,9 @@ import Foundation
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …
     public let method: String
-    /// The path, without the query (`/media/clip.mp4`), as the client sent it (percent
-    /// escapes kept).
+    /// The path, without the query (`/media/clip.mp4`), its percent escapes decoded once
+    /// by the daemon (`/media/50%25off.mp4` arrives as `/media/50%off.mp4`): a handler
+    /// never decodes it again.
     public let path: String
     /// The query's arguments, decoded.
     public let query: [String: String]

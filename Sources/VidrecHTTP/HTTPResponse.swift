@@ -33,10 +33,12 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: [("Content-Type", type)], body: .bytes(Data(text.utf8)))
     }
 
-    /// A JSON response of `object`, serialised with sorted keys.
+    /// A JSON response of `object`, serialised with sorted keys, kept by no cache (what
+    /// an API answers is the state now, and may name private things).
     public static func json(_ object: Any, status: Int = 200) -> HTTPResponse {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(data))
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                            body: .bytes(data))
     }
 
     /// An error as JSON (`{"error": message}`), for the page to show in one line.

@@ -7,6 +7,10 @@ import Synchronization
 /// may wait for its next picture), every request handed whole, body included, to one
 /// handler, which answers with an ``HTTPResponse``; TLS when given a certificate.
 ///
+/// A request whose `Host` the server's ``HostAllowList`` does not permit is answered
+/// `421 Misdirected Request` as soon as its headers are in, before the handler or its
+/// body. Every response carries ``commonHeaders``.
+///
 /// Owns its daemon (the corresponding C functions are `MHD_start_daemon` and
 /// `MHD_stop_daemon`): ``stop()``, or the end of the server's life, closes the streams
 /// being sent, then every connection, and waits for their threads.
@@ -19,6 +23,12 @@ public final class HTTPServer: Sendable {
     public static let maximumBodyBytes = 1 << 20
     /// Seconds a connection may stay idle before it is closed.
     public static let idleSeconds: UInt32 = 60
+    /// The header fields every response carries: no type sniffing (a file is only ever
+    /// what its `Content-Type` says), and no address of this server in the `Referer`
+    /// of what its pages link to.
+    public static let commonHeaders: [(name: String, value: String)] = [
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+    ]
 
     /// The address listened on.
     public let address: String
@@ -32,14 +42,17 @@ public final class HTTPServer: Sendable {
 
     /// Starts listening on `address` (numeric IPv4 or IPv6) at `port` (0: a free one).
     ///
-    /// - Parameter tls: a certificate and its key, both PEM, for HTTPS.
+    /// - Parameters:
+    ///   - tls: a certificate and its key, both PEM, for HTTPS.
+    ///   - allowedHosts: the `Host` names answered (by default those of `address`:
+    ///     ``HostAllowList/init(listenAddress:extraNames:)``).
     /// - Throws: ``HTTPServerError`` (the port is taken, the address is not this
     ///   machine's, …).
     public init(address: String, port: UInt16, tls: (certificate: String, key: String)? = nil,
-                handler: @escaping Handler) throws(HTTPServerError) {
+                allowedHosts: HostAllowList? = nil, handler: @escaping Handler) throws(HTTPServerError) {
         self.address = address
         isSecure = tls != nil
-        dispatcher = Dispatcher(handler)
+        dispatcher = Dispatcher(handler, hosts: allowedHosts ?? HostAllowList(listenAddress: address))
         // The daemon calls back with the dispatcher, which outlives it (stop() ends the
         // daemon before the dispatcher can go).
         let context = Unmanaged.passUnretained(dispatcher).toOpaque()
@@ -78,10 +91,22 @@ private func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CCha
 /// streams being sent.
 private final class Dispatcher: Sendable {
     let handler: HTTPServer.Handler
+    let hosts: HostAllowList
     /// Streams being sent, by their box's address, to close at stop().
     private let streams = Mutex<[UInt: any HTTPStream]>([:])
 
-    init(_ handler: @escaping HTTPServer.Handler) { self.handler = handler }
+    init(_ handler: @escaping HTTPServer.Handler, hosts: HostAllowList) {
+        self.handler = handler
+        self.hosts = hosts
+    }
+
+    /// The answer to a request whose headers are in, before its body is read: a `Host`
+    /// this server does not answer for is refused.
+    func refusal(host: String?) -> HTTPResponse? {
+        guard !hosts.permits(host) else { return nil }
+        return .error("this server does not answer for the host \(host.map { "'\($0)'" } ?? "(none given)"); "
+                      + "open it by the address 'vidrec serve' printed, or allow the name with --allow-host", status: 421)
+    }
 
     func opened(_ stream: any HTTPStream, at key: UnsafeMutableRawPointer) {
         let address = UInt(bitPattern: key)
@@ -122,6 +147,12 @@ private let accessCallback: MHD_AccessHandlerCallback = { cls, connection, url, 
     let dispatcher = Unmanaged<Dispatcher>.fromOpaque(cls).takeUnretainedValue()
     guard let saved = requestContext.pointee else {
         requestContext.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+        // The headers are in: a request refused now is answered before its body is read
+        // (the daemon closes the connection after it).
+        if let refusal = dispatcher.refusal(host: MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Host")
+            .map { String(cString: $0) }) {
+            return send(refusal, on: connection, dispatcher)
+        }
         return MHD_Result.YES
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(saved).takeUnretainedValue()
@@ -210,7 +241,7 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer, _ disp
     }
     guard let made else { return MHD_Result.NO }
     defer { MHD_destroy_response(made) }
-    for (name, value) in response.headers {
+    for (name, value) in HTTPServer.commonHeaders + response.headers {
         _ = MHD_add_response_header(made, name, value)
     }
     return MHD_queue_response(connection, UInt32(response.status), made)

@@ -30,7 +30,9 @@ extension EndToEndTests {
             #expect(stat(tokenFile, &status) == 0 && status.st_mode & 0o777 == 0o600)
             #expect(serve.errorSoFar.contains("(the token is kept in \(tokenFile))"))
             let refused = try client.request("/", cookie: false)
-            #expect(refused.status == 401 && refused.text.contains(tokenFile), "\(refused.text)")
+            #expect(refused.status == 401 && refused.text.contains("open the address"), "\(refused.text)")
+            #expect(!refused.text.contains(home.path), "no path of this machine: \(refused.text)")
+            #expect(refused.headers["content-security-policy"]?.contains("script-src 'self'") == true, "\(refused.headers)")
             #expect(try client.request("/api/state", cookie: false).status == 401)
             #expect(try client.request("/viewfinder.mjpg", cookie: false).status == 401)
             #expect(try client.request("/?token=" + String(repeating: "0", count: 32), cookie: false).status == 401)
@@ -149,6 +151,50 @@ extension EndToEndTests {
             serve.signal(SIGTERM)
             let ended = serve.wait()
             #expect(ended.code == 0 && ended.err.hasSuffix("vidrec: stopped serving\n"), "\(ended.err)")
+        }
+
+        /// Album files are fetched by their names as they are (escapes decoded once), each
+        /// with its type, and the listing names no path of this machine. Only this
+        /// machine's names and those given with `--allow-host` are answered: another
+        /// site's name (DNS rebinding) gets 421 before the token is even looked at.
+        @Test func filesGoByTheirNameAndTypeAndOnlyThisMachinesHostNamesAreAnswered() throws {
+            let home = try Home()
+            try FileManager.default.createDirectory(atPath: home.album, withIntermediateDirectories: true)
+            let files = ["50%off.mp4": "fifty", "a%41.mp4": "percent", "aA.mp4": "capital", "clip.webm": "webm", "clip.m4v": "m4v",
+                         "still.png": "png"]
+            for (name, content) in files { try Data(content.utf8).write(to: URL(fileURLWithPath: home.album + "/" + name)) }
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--listen", "127.0.0.1:0", "--allow-host", "pi.home"], home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            for (path, content, type) in [("50%25off.mp4", "fifty", "video/mp4"), ("a%2541.mp4", "percent", "video/mp4"),
+                                          ("aA.mp4", "capital", "video/mp4"), ("clip.webm", "webm", "video/webm"),
+                                          ("clip.m4v", "m4v", "video/x-m4v"), ("still.png", "png", "image/png")] {
+                let reply = try client.request("/media/album/" + path)
+                #expect(reply.status == 200 && reply.text == content && reply.headers["content-type"] == type,
+                        "\(path): \(reply.status) \(reply.headers) \(reply.text)")
+                #expect(reply.headers["x-content-type-options"] == "nosniff", "\(path)")
+            }
+            #expect(try client.request("/media/album/a%41.mp4").text == "capital", "decoded once: aA.mp4")
+            // Files that are no movies are listed as unreadable, with why, but without paths.
+            let listing = try client.request("/api/album")
+            #expect(listing.status == 200 && listing.headers["cache-control"] == "no-store", "\(listing.headers)")
+            let items = try #require(listing.json["items"] as? [[String: Any]])
+            #expect(Set(items.compactMap { $0["name"] as? String }) == Set(files.keys), "\(items)")
+            #expect(items.contains { $0["unreadable"] != nil }, "\(items)")
+            #expect(!listing.text.contains(home.path) && !listing.text.contains(home.album), "\(listing.text)")
+            // Host names: this machine's and the one allowed are answered, others never.
+            for host in ["localhost:\(client.port)", "pi.home:\(client.port)", "[::1]:\(client.port)"] {
+                #expect(try client.request("/api/state", ["--header", "Host: \(host)"]).status == 200, "\(host)")
+            }
+            for host in ["evil.example:\(client.port)", "pi.home.evil.example", "192.168.1.5:\(client.port)"] {
+                let refused = try client.request("/api/state", ["--header", "Host: \(host)"])
+                #expect(refused.status == 421 && refused.text.contains("--allow-host"), "\(host): \(refused.status) \(refused.text)")
+                #expect(try client.request("/?token=\(client.token)", ["--header", "Host: \(host)"], cookie: false).status == 421)
+            }
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+            let bad = try VidrecProcess.run(["serve", "--camera", "test", "--listen", "127.0.0.1:0", "--allow-host", "pi.home:8080"], home: home.path)
+            #expect(bad.code == 64 && bad.err.hasPrefix("Error: The value 'pi.home:8080' is invalid for '--allow-host <name>'"), "\(bad.err)")
         }
 
         /// A recording from the page ends at exactly its `--max`.

@@ -30,6 +30,7 @@ struct ServeCommand: VidrecCommand {
             .option("listen", value: "address:port", help: "Where to listen: 127.0.0.1:8080, 0.0.0.0:8080 (every IPv4 address: reachable from the network), [::1]:8080, or a port alone on 127.0.0.1; port 0 takes a free one. (default: 127.0.0.1:8080)"),
             .option("tls-cert", value: "file", help: "Speak HTTPS with this certificate (PEM); needs --tls-key."),
             .option("tls-key", value: "file", help: "The certificate's private key (PEM)."),
+            .repeatable("allow-host", value: "name", help: "Also answer requests for this host name (as the browser's address bar has it: a name of this machine in DNS or /etc/hosts). 127.0.0.1, localhost, [::1] and the --listen address are always answered, and every numeric address when listening on all of them. Repeatable."),
             .option("rotate", value: "degrees", help: "Turn the picture clockwise by 90, 180 or 270 degrees: the viewfinder shows it turned, and a recording from the page is recorded with --rotate."),
             .flag("mirror", help: "Flip the picture left to right: in the viewfinder, and in a recording from the page (--mirror)."),
         ])
@@ -44,6 +45,8 @@ struct ServeCommand: VidrecCommand {
     var address: String
     var port: UInt16
     var tls: (certificate: String, key: String)?
+    /// The `Host` names answered.
+    var allowedHosts: HostAllowList
     /// `--rotate` and `--mirror`: the viewfinder shows the picture so, and recordings
     /// from the page record it so.
     var rotation: Int
@@ -64,6 +67,10 @@ struct ServeCommand: VidrecCommand {
             throw .invalidValue(listen, for: "--listen <address:port>", reason: "give a numeric address and a port from 0 to 65535, such as 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080, or a port alone")
         }
         (self.address, self.port) = (address, port)
+        for name in arguments[values: "allow-host"] where !HostAllowList.isValidName(name) {
+            throw .invalidValue(name, for: "--allow-host <name>", reason: "give a host name (letters, digits, '-' and '.') or a numeric address, as the browser's address bar shows it, without a port")
+        }
+        allowedHosts = HostAllowList(listenAddress: address, extraNames: arguments[values: "allow-host"])
         switch (arguments[option: "tls-cert"], arguments[option: "tls-key"]) {
         case let (certificate?, key?): tls = (certificate, key)
         case (nil, nil): tls = nil
@@ -120,7 +127,7 @@ struct ServeCommand: VidrecCommand {
                                  album: context.albumCatalog(nil, describer: CachedMovieDescriber(MovieProbe())))
         let server: HTTPServer
         do {
-            server = try HTTPServer(address: address, port: port, tls: pem, handler: routes.handle)
+            server = try HTTPServer(address: address, port: port, tls: pem, allowedHosts: allowedHosts, handler: routes.handle)
         } catch {
             viewfinder.stop()
             throw error

@@ -94,10 +94,13 @@ struct ServeRoutes: Sendable {
     }
 
     private func unauthorized(_ request: HTTPRequest) -> HTTPResponse {
-        let message = "this vidrec asks for its token: open the address 'vidrec serve' printed (it ends in ?token=…); the token is kept in \(token.path)"
+        // No path of this machine: the owner finds the token where 'vidrec serve' said.
+        let message = "this vidrec asks for its token: open the address 'vidrec serve' printed (it ends in ?token=…)"
         if request.method == "GET", request.path == "/" {
-            return .text("<!doctype html><meta charset=utf-8><title>vidrec</title><p>\(ServePage.escaped(message))</p>", status: 401,
-                         type: "text/html; charset=utf-8")
+            var page = HTTPResponse.text("<!doctype html><meta charset=utf-8><title>vidrec</title><p>\(ServePage.escaped(message))</p>",
+                                         status: 401, type: "text/html; charset=utf-8")
+            page.headers.append(("Content-Security-Policy", ServePage.contentSecurityPolicy))
+            return page
         }
         return .error(message, status: 401)
     }
@@ -146,14 +149,14 @@ struct ServeRoutes: Sendable {
     }
 
     /// The album as `vidrec list --json` lists it (without paths), with its version as
-    /// the ETag; 304 when the page has that version already.
+    /// the ETag; 304 when the page says it has that version already (`If-None-Match`).
     private func albumListing(ifNoneMatch: String?) -> HTTPResponse {
         let items = (try? album.items()) ?? []
         let version = ServeRoutes.version(of: items)
         let etag = "\"\(version)\""
-        if ifNoneMatch == etag { return HTTPResponse(status: 304, headers: [("ETag", etag), ("Cache-Control", "no-cache")]) }
+        if ifNoneMatch == etag { return HTTPResponse(status: 304, headers: [("ETag", etag), ("Cache-Control", "no-store")]) }
         var response = HTTPResponse.json(["version": version, "items": items.map { ServeRoutes.withoutPaths(ListCommand.row($0)) }])
-        response.headers += [("ETag", etag), ("Cache-Control", "no-cache")]
+        response.headers.append(("ETag", etag))
         return response
     }
 
@@ -174,10 +177,21 @@ struct ServeRoutes: Sendable {
 
     /// A row of `vidrec pending --json` or `vidrec list --json` without the paths on this
     /// machine (the page asks for files by name).
-    private static func withoutPaths(_ row: [String: Any]) -> [String: Any] {
+    static func withoutPaths(_ row: [String: Any]) -> [String: Any] {
         var row = row
+        if let reason = row["unreadable"] as? String {
+            row["unreadable"] = withoutPaths(reason, file: row["path"] as? String, name: row["name"] as? String)
+        }
         for key in ["path", "file", "thumbnail"] { row[key] = nil }
         return row
+    }
+
+    /// `text` (why a file cannot be read) with the file's path given as its name, and any
+    /// other absolute path left out (`…`).
+    static func withoutPaths(_ text: String, file: String?, name: String?) -> String {
+        var text = text
+        if let file, !file.isEmpty { text = text.replacingOccurrences(of: file, with: name ?? "the file") }
+        return text.replacingOccurrences(of: #"(?<![A-Za-z0-9])/[^\s:'"]+"#, with: "…", options: .regularExpression)
     }
 
     /// `--camera=…` as the server was given it.
@@ -264,7 +278,9 @@ struct ServeRoutes: Sendable {
     /// poster frame).
     private func media(_ rest: String, range: String?) -> HTTPResponse {
         let parts = rest.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let name = parts[1].removingPercentEncoding else { return .error("nothing at /media/\(rest)", status: 404) }
+        // The daemon has decoded the path's escapes once already: the name is as it is.
+        guard parts.count == 2 else { return .error("nothing at /media/\(rest)", status: 404) }
+        let name = parts[1]
         switch parts[0] {
         case "pending":
             guard RecordingStore.isValidID(name), let entry = try? context.store().entry(id: name) else {
@@ -290,11 +306,17 @@ struct ServeRoutes: Sendable {
     static func contentType(of path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
         case "mp4": "video/mp4"
+        case "m4v": "video/x-m4v"
         case "mov": "video/quicktime"
         case "mkv": "video/x-matroska"
+        case "webm": "video/webm"
+        case "ts": "video/mp2t"
         case "m4a": "audio/mp4"
         case "ogg", "opus": "audio/ogg"
+        case "wav": "audio/wav"
+        case "flac": "audio/flac"
         case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
         default: "application/octet-stream"
         }
     }
