@@ -91,9 +91,15 @@ extension FileDescriptor {
 
     /// The file's size in bytes. The corresponding C function is `fstat`.
     public func size(_ subject: String) throws(SystemError) -> Int64 {
+        Int64(try status(subject).st_size)
+    }
+
+    /// What the kernel knows of the open file: its type, mode, owner, size.
+    /// The corresponding C function is `fstat`.
+    public func status(_ subject: String) throws(SystemError) -> stat {
         var info = stat()
         try systemCall(.fstat, subject) { fstat(rawValue, &info) }
-        return Int64(info.st_size)
+        return info
     }
 
     /// Cuts the file to `length` bytes. The corresponding C function is `ftruncate`.

@@ -96,6 +96,11 @@ import Testing
         (start + ["--max", "1", "--save", "--album", "$HOME/broken.json/album"], "Error: cannot write to $HOME/broken.json/album: Not a directory; choose another folder or fix its permissions", 73),
         (["pending"], "Error: cannot write to $HOME/statefile: Not a directory; choose another folder or fix its permissions", 73),
         (["start", "--log", "$HOME/nodir/x/log"], "Error: cannot open log file $HOME/nodir/x/log: No such file or directory; choose another path for --log", 73),
+        // A log is the user's own regular file: never through a link, never another's.
+        (["start", "--log", "$HOME/link.log"], "Error: log file $HOME/link.log is a symbolic link; give the file it points to, or another path, for --log", 73),
+        (["start", "--log", "$HOME/fifo.json"], "Error: log file $HOME/fifo.json is not a regular file; choose a file for --log", 73),
+        (["start", "--log", "$HOME/shared.log"], "Error: log file $HOME/shared.log can be written by other users (mode 0666); run 'chmod go-w' on it, or choose another path for --log", 73),
+        (["start", "--log", "$HOME/others.log"], "Error: log file $HOME/others.log belongs to another user (uid 65534); choose a file of your own for --log", 73),
         // Steps out of order.
         (["save"], "Error: nothing to save: there are no finished recordings; record one with 'vidrec start'", 66),
         (["discard"], "Error: nothing to discard: there are no finished recordings; record one with 'vidrec start'", 66),
@@ -187,6 +192,14 @@ import Testing
         for (name, text) in files { try text.write(toFile: home.path + "/" + name, atomically: true, encoding: .utf8) }
         // A FIFO where a preset is: read, it would wait for a writer for ever.
         try #require(mkfifo(home.path + "/fifo.json", 0o600) == 0)
+        // Logs that are not the user's own: a link to a file of theirs (the target is
+        // what another user could have planted it to overwrite), a file all may write,
+        // a file of another user (root hands one to nobody).
+        try "kept\n".write(toFile: home.path + "/precious.txt", atomically: true, encoding: .utf8)
+        try #require(symlink(home.path + "/precious.txt", home.path + "/link.log") == 0)
+        try #require(FileManager.default.createFile(atPath: home.path + "/shared.log", contents: nil) && chmod(home.path + "/shared.log", 0o666) == 0)
+        try #require(FileManager.default.createFile(atPath: home.path + "/others.log", contents: nil))
+        if geteuid() == 0 { try #require(chown(home.path + "/others.log", 65534, 65534) == 0) }
     }
 
     /// Every subcommand `vidrec --help` lists has rows in the table: a new subcommand

@@ -42,7 +42,7 @@ struct StartOptions {
             .option("pre", value: "seconds", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
             .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
         ] + StartFeatures.arguments + [
-            .option("log", value: "file", help: "Also append every message, with the time, to this file."),
+            .option("log", value: "file", help: "Also append every message, with the time, to this file: a regular file of your own that no other user can write, not a symbolic link (made 0600 if new)."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
         ])
 
