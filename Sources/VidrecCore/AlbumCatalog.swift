@@ -57,7 +57,7 @@ public struct AlbumCatalog: Sendable {
             let path = album.path + "/" + name
             guard let info = try? FileSystem.linkStatus(path), info.st_mode & S_IFMT == S_IFREG else { continue }
             let ext = (name as NSString).pathExtension.lowercased()
-            var item = AlbumItem(name: name, path: path, kind: Self.photoExtensions.contains(ext) ? .photo : .video,
+            var item = AlbumItem(name: name, path: path, album: album.path, kind: Self.photoExtensions.contains(ext) ? .photo : .video,
                                  date: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)), bytes: Int64(info.st_size),
                                  madeByVidrec: saved.contains(name))
             let thumbnail = AlbumSaver.thumbnailPath(for: path)

@@ -13,6 +13,8 @@ public struct AlbumItem: Sendable {
     public var name: String
     /// The full path.
     public var path: String
+    /// The album folder it is in (``path`` is this, `/`, ``name``).
+    public var album: String
     /// Movie or photo, by the file's extension; sound, for a movie file without video.
     public var kind: Kind
     /// When it was recorded: the movie's `creation_time`, else the file's modification time.
@@ -28,6 +30,12 @@ public struct AlbumItem: Sendable {
     public var unreadable: String?
     /// Its poster frame in `.thumbnails/`, if there is one.
     public var thumbnail: String?
+    /// The poster frame's path below the album (`2026/.thumbnails/door.mp4.jpg`), where
+    /// ``thumbnail`` would be.
+    public var thumbnailName: String {
+        let folder = (name as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "" : folder + "/") + ".thumbnails/" + (name as NSString).lastPathComponent + ".jpg"
+    }
 
     /// The quality preset it was recorded with, from its tags.
     public var preset: String? { movie?.tags[MovieMetadataKey.preset] }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import VidrecSystem
 
 /// A response ``HTTPServer`` sends.
 public struct HTTPResponse: Sendable {
@@ -7,9 +8,9 @@ public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         /// Bytes in memory.
         case bytes(Data)
-        /// Part of a file: `count` bytes from `offset` (the server opens it when it
-        /// sends the response, and closes it after).
-        case file(path: String, offset: Int64, count: Int64)
+        /// Part of an open file: `count` bytes from `offset` (the server sends from the
+        /// descriptor that was checked, and closes it after).
+        case file(OpenFile, offset: Int64, count: Int64)
         /// A body read as it is sent (``HTTPStream``).
         case stream(any HTTPStream)
     }
@@ -48,23 +49,32 @@ public struct HTTPResponse: Sendable {
 }
 
 extension HTTPResponse {
-    /// The file at `path` as `type`, whole or the one range `rangeHeader` asks for
-    /// (`206 Partial Content` with its `Content-Range`; `416` for a range past the end),
-    /// with `Accept-Ranges: bytes` so that a browser's player seeks by asking for ranges.
-    /// A file that cannot be read is a 404 with the reason.
-    public static func file(_ path: String, type: String, rangeHeader: String?) -> HTTPResponse {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return .error("no such file: \((path as NSString).lastPathComponent)", status: 404)
-        }
+    /// The file `name` beneath the folder `directory` as `type`, whole or the one range
+    /// `rangeHeader` asks for (`206 Partial Content` with its `Content-Range`; `416` for a
+    /// range past the end), with `Accept-Ranges: bytes` so that a browser's player seeks
+    /// by asking for ranges.
+    ///
+    /// The file is opened beneath `directory` without following any symbolic link
+    /// (``FileDescriptor/openBeneath(_:_:subject:)``), must be a regular file, and is
+    /// sent from that same descriptor: what was checked is what is served. Anything
+    /// else (a link, a folder, a FIFO, a name that leaves the folder, no such file) is a
+    /// 404 that names only `name`.
+    public static func file(in directory: String, named name: String, type: String, rangeHeader: String?) -> HTTPResponse {
+        let notFound = HTTPResponse.error("no such file: \((name as NSString).lastPathComponent)", status: 404)
+        guard let folder = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else { return notFound }
+        defer { folder.close() }
+        // O_NONBLOCK: a FIFO planted under the name is never waited on.
+        guard let opened = try? folder.openBeneath(name, O_RDONLY | O_NONBLOCK, subject: name) else { return notFound }
+        let file = OpenFile(opened)
+        guard let status = try? opened.status(name), status.st_mode & S_IFMT == S_IFREG else { return notFound }
         let length = Int64(status.st_size)
         var headers: [(name: String, value: String)] = [("Content-Type", type), ("Accept-Ranges", "bytes")]
         switch ByteRange.request(rangeHeader, length: length) {
         case .whole:
-            return HTTPResponse(status: 200, headers: headers, body: .file(path: path, offset: 0, count: length))
+            return HTTPResponse(status: 200, headers: headers, body: .file(file, offset: 0, count: length))
         case let .range(range):
             headers.append(("Content-Range", "bytes \(range.offset)-\(range.offset + range.count - 1)/\(length)"))
-            return HTTPResponse(status: 206, headers: headers, body: .file(path: path, offset: range.offset, count: range.count))
+            return HTTPResponse(status: 206, headers: headers, body: .file(file, offset: range.offset, count: range.count))
         case .unsatisfiable:
             return HTTPResponse(status: 416, headers: [("Content-Range", "bytes */\(length)")])
         }

@@ -2,6 +2,7 @@ import CHTTPServer
 import Foundation
 import Glibc
 import Synchronization
+import VidrecSystem
 
 /// An HTTP server on GNU libmicrohttpd: a thread for each connection (so that a stream
 /// may wait for its next picture), every request handed whole, body included, to one
@@ -208,15 +209,11 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer, _ disp
         made = data.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
         }
-    case let .file(path, offset, count):
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return send(.error("cannot read \((path as NSString).lastPathComponent): \(String(cString: strerror(errno)))", status: 404),
-                        on: connection, dispatcher)
-        }
+    case let .file(file, offset, count):
+        guard let descriptor = file.take() else { return MHD_Result.NO }
         // The daemon closes the descriptor with the response.
-        made = MHD_create_response_from_fd_at_offset64(UInt64(count), descriptor, UInt64(offset))
-        if made == nil { close(descriptor) }
+        made = MHD_create_response_from_fd_at_offset64(UInt64(count), descriptor.rawValue, UInt64(offset))
+        if made == nil { descriptor.close() }
     case let .stream(stream):
         let box = Unmanaged.passRetained(StreamBox(stream, dispatcher)).toOpaque()
         dispatcher.opened(stream, at: box)

@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 
 /// An open file descriptor: a thin handle, as swift-system's `FileDescriptor`. It does
@@ -133,6 +134,20 @@ extension FileDescriptor {
     public func open(_ name: String, _ flags: Int32, permissions: mode_t = 0o600, operation: Syscall = .open,
                      subject: String) throws(SystemError) -> FileDescriptor {
         FileDescriptor(rawValue: try systemCall(operation, subject) { openat(rawValue, name, flags | O_CLOEXEC, permissions) })
+    }
+
+    /// Opens `path`, relative to this directory, beneath it and never through a symbolic
+    /// link, on the way or at the end; `O_CLOEXEC` is always added. What is opened is
+    /// what a caller then checks (``status(_:)``) and uses: nothing can swap the file
+    /// between the check and the use.
+    ///
+    /// - Parameter subject: the path for messages.
+    /// - Throws: ``SystemError``: ELOOP for a link, EXDEV for a path that would leave the
+    ///   directory, or the error of the open.
+    /// The corresponding C function is `openat2` (`RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`),
+    /// or `openat` with `O_NOFOLLOW` per component where the kernel lacks it.
+    public func openBeneath(_ path: String, _ flags: Int32, subject: String) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall(.openat2, subject) { csystem_open_beneath(rawValue, path, flags) })
     }
 
     /// Removes `name` in this directory. The corresponding C function is `unlinkat`.

@@ -27,6 +27,7 @@ public enum Syscall: String, Sendable, CaseIterable {
     case mkdir
     case mmap
     case open
+    case openat2  // beneath a folder, never through a link (``FileDescriptor/openBeneath(_:_:subject:)``)
     case poll
     case read
     case rename

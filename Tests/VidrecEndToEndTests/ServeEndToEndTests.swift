@@ -175,6 +175,15 @@ extension EndToEndTests {
                 #expect(reply.headers["x-content-type-options"] == "nosniff", "\(path)")
             }
             #expect(try client.request("/media/album/a%41.mp4").text == "capital", "decoded once: aA.mp4")
+            // A poster frame, or an album file, that is a link to the token is not served.
+            let tokenFile = home.path + "/.local/state/vidrec/serve-token"
+            try FileManager.default.createDirectory(atPath: home.album + "/.thumbnails", withIntermediateDirectories: true)
+            try #require(symlink(tokenFile, home.album + "/.thumbnails/aA.mp4.jpg") == 0)
+            try #require(symlink(tokenFile, home.album + "/token.mp4") == 0)
+            for path in ["/media/poster/aA.mp4", "/media/album/token.mp4"] {
+                let refused = try client.request(path)
+                #expect(refused.status == 404 && !refused.text.contains(client.token), "\(path): \(refused.status) \(refused.text)")
+            }
             // Files that are no movies are listed as unreadable, with why, but without paths.
             let listing = try client.request("/api/album")
             #expect(listing.status == 200 && listing.headers["cache-control"] == "no-store", "\(listing.headers)")

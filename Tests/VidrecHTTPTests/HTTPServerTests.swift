@@ -47,12 +47,13 @@ import VidrecSystem
     /// A browser's player seeks by asking for ranges: each is answered with exactly
     /// those bytes and where they lie; one past the end is refused.
     @Test func aFileIsServedWholeOrByTheRangeAskedFor() throws {
-        let path = NSTemporaryDirectory() + "vidrec-range-\(UUID().uuidString)"
+        let folder = NSTemporaryDirectory() + "vidrec-range-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let content = Data((0..<1000).map { UInt8($0 % 251) })
-        try content.write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        try content.write(to: URL(fileURLWithPath: folder + "/clip.mp4"))
         let server = try HTTPServer(address: "127.0.0.1", port: 0) { request in
-            .file(path, type: "video/mp4", rangeHeader: request.header("Range"))
+            .file(in: folder, named: "clip.mp4", type: "video/mp4", rangeHeader: request.header("Range"))
         }
         let url = "http://127.0.0.1:\(server.port)/media/clip.mp4"
         let whole = try Curl.run(url)

@@ -41,4 +41,17 @@ int csystem_available_processors(void);
 /// `*uid`, or -1 with errno set.
 int csystem_peer_uid(int socket, unsigned int *uid);
 
+/// Opens `path` (relative, components separated by '/') beneath the directory `dirfd`
+/// without following any symbolic link on the way or at the end, and never leaving
+/// `dirfd` ("..", an absolute path): `openat2` with `RESOLVE_BENEATH |
+/// RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`. Where the kernel or a seccomp filter
+/// has no `openat2` (ENOSYS), each component is opened in turn with `O_NOFOLLOW`, and
+/// "." and ".." are refused. `O_CLOEXEC` is added. Returns the descriptor or -1 with
+/// errno set: ELOOP for a link, EXDEV for a path that leaves `dirfd`.
+int csystem_open_beneath(int dirfd, const char *path, int flags);
+
+/// The fallback of csystem_open_beneath (component by component), callable on its own
+/// so that tests check it on kernels that have openat2.
+int csystem_open_beneath_stepwise(int dirfd, const char *path, int flags);
+
 #endif

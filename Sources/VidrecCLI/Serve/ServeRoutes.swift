@@ -287,16 +287,19 @@ struct ServeRoutes: Sendable {
                 return .error("no pending item \(name)", status: 404)
             }
             let path = FileManager.default.fileExists(atPath: entry.mediaPath) ? entry.mediaPath : entry.partialPath
-            return .file(path, type: ServeRoutes.contentType(of: path), rangeHeader: range)
+            return .file(in: (path as NSString).deletingLastPathComponent, named: (path as NSString).lastPathComponent,
+                         type: ServeRoutes.contentType(of: path), rangeHeader: range)
         case "album", "poster":
             guard let item = ((try? album.items()) ?? []).first(where: { $0.name == name }) else {
                 return .error("no album item \(name)", status: 404)
             }
+            // Beneath the album folder, never through a link: a poster frame or a file
+            // that is a link to something else (the token) is not served.
             if parts[0] == "poster" {
-                guard let poster = item.thumbnail else { return .error("\(name) has no poster frame", status: 404) }
-                return .file(poster, type: "image/jpeg", rangeHeader: range)
+                guard item.thumbnail != nil else { return .error("\(name) has no poster frame", status: 404) }
+                return .file(in: item.album, named: item.thumbnailName, type: "image/jpeg", rangeHeader: range)
             }
-            return .file(item.path, type: ServeRoutes.contentType(of: item.path), rangeHeader: range)
+            return .file(in: item.album, named: item.name, type: ServeRoutes.contentType(of: item.path), rangeHeader: range)
         default:
             return .error("nothing at /media/\(rest)", status: 404)
         }
