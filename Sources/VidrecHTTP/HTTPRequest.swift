@@ -12,7 +12,7 @@ public struct HTTPRequest: Sendable {
     public let query: [String: String]
     /// The header fields, names in lower case.
     public let headers: [String: String]
-    /// The body (at most ``HTTPServer/maximumBodyBytes``).
+    /// The body (at most ``HTTPServerLimits/bodyBytes``; empty for the admission check).
     public let body: Data
 
     /// Creates a request; see the properties for the meaning of each argument.

@@ -8,9 +8,12 @@ import VidrecSystem
 /// may wait for its next picture), every request handed whole, body included, to one
 /// handler, which answers with an ``HTTPResponse``; TLS when given a certificate.
 ///
-/// A request whose `Host` the server's ``HostAllowList`` does not permit is answered
-/// `421 Misdirected Request` as soon as its headers are in, before the handler or its
-/// body. Every response carries ``commonHeaders``.
+/// As soon as a request's headers are in, before its body is read: a `Host` the
+/// server's ``HostAllowList`` does not permit is answered `421 Misdirected Request`; the
+/// admission check (a token, say) may answer it at once; and a body longer than the
+/// limits allow is answered 413. Connections are bounded in all and per address, and one that
+/// takes too long over its headers is closed (``HTTPServerLimits``). Every response
+/// carries ``commonHeaders``.
 ///
 /// Owns its daemon (the corresponding C functions are `MHD_start_daemon` and
 /// `MHD_stop_daemon`): ``stop()``, or the end of the server's life, closes the streams
@@ -20,10 +23,9 @@ public final class HTTPServer: Sendable {
     /// connection and for several connections at once.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
-    /// The largest body a request may have; a larger one is answered 413.
-    public static let maximumBodyBytes = 1 << 20
-    /// Seconds a connection may stay idle before it is closed.
-    public static let idleSeconds: UInt32 = 60
+    /// Looks at a request whose headers are in (its body not yet read, and empty here):
+    /// an answer refuses it at once, `nil` lets it go on to the handler.
+    public typealias Admission = @Sendable (HTTPRequest) -> HTTPResponse?
     /// The header fields every response carries: no type sniffing (a file is only ever
     /// what its `Content-Type` says), and no address of this server in the `Referer`
     /// of what its pages link to.
@@ -38,8 +40,8 @@ public final class HTTPServer: Sendable {
     /// Whether it speaks TLS.
     public let isSecure: Bool
     private let dispatcher: Dispatcher
-    /// The daemon's address (0 once stopped).
-    private let daemon: Mutex<UInt>
+    /// The C server's address (0 once stopped).
+    private let server: Mutex<UInt>
 
     /// Starts listening on `address` (numeric IPv4 or IPv6) at `port` (0: a free one).
     ///
@@ -47,36 +49,44 @@ public final class HTTPServer: Sendable {
     ///   - tls: a certificate and its key, both PEM, for HTTPS.
     ///   - allowedHosts: the `Host` names answered (by default those of `address`:
     ///     ``HostAllowList/init(listenAddress:extraNames:)``).
+    ///   - limits: connections, header time and body size allowed.
+    ///   - admission: looks at each request when its headers are in (``Admission``).
     /// - Throws: ``HTTPServerError`` (the port is taken, the address is not this
     ///   machine's, …).
     public init(address: String, port: UInt16, tls: (certificate: String, key: String)? = nil,
-                allowedHosts: HostAllowList? = nil, handler: @escaping Handler) throws(HTTPServerError) {
+                allowedHosts: HostAllowList? = nil, limits: HTTPServerLimits = HTTPServerLimits(),
+                admission: Admission? = nil, handler: @escaping Handler) throws(HTTPServerError) {
         self.address = address
         isSecure = tls != nil
-        dispatcher = Dispatcher(handler, hosts: allowedHosts ?? HostAllowList(listenAddress: address))
+        dispatcher = Dispatcher(handler, hosts: allowedHosts ?? HostAllowList(listenAddress: address), limits: limits,
+                                admission: admission)
         // The daemon calls back with the dispatcher, which outlives it (stop() ends the
         // daemon before the dispatcher can go).
         let context = Unmanaged.passUnretained(dispatcher).toOpaque()
+        let cLimits = chttp_limits(connections: limits.connections, connections_per_address: limits.connectionsPerAddress,
+                                   header_seconds: limits.headerSeconds, idle_seconds: limits.idleSeconds)
         let started: OpaquePointer? = withOptionalCString(tls?.certificate) { certificate in
             withOptionalCString(tls?.key) { key in
-                chttp_start(address, port, accessCallback, completedCallback, context, certificate, key, HTTPServer.idleSeconds)
+                chttp_start(address, port, accessCallback, completedCallback, context, certificate, key, cLimits)
             }
         }
         guard let started else { throw HTTPServerError(address: address, port: port, code: errno) }
-        daemon = Mutex(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started))))
+        server = Mutex(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started))))
         self.port = chttp_port(started)
     }
 
     /// Stops listening: closes the streams being sent (so that their readers return),
     /// then every connection, and waits for their threads. Safe to call more than once.
+    /// The corresponding C functions are `chttp_stop` (`MHD_stop_daemon`) and `chttp_free`.
     public func stop() {
-        let address = daemon.withLock { value -> UInt in
+        let address = server.withLock { value -> UInt in
             defer { value = 0 }
             return value
         }
         guard let running = OpaquePointer(bitPattern: address) else { return }
         dispatcher.closeStreams()
-        MHD_stop_daemon(running)
+        chttp_stop(running)
+        chttp_free(running)
     }
 
     deinit { stop() }
@@ -93,20 +103,37 @@ private func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CCha
 private final class Dispatcher: Sendable {
     let handler: HTTPServer.Handler
     let hosts: HostAllowList
+    let limits: HTTPServerLimits
+    let admission: HTTPServer.Admission?
     /// Streams being sent, by their box's address, to close at stop().
     private let streams = Mutex<[UInt: any HTTPStream]>([:])
 
-    init(_ handler: @escaping HTTPServer.Handler, hosts: HostAllowList) {
+    init(_ handler: @escaping HTTPServer.Handler, hosts: HostAllowList, limits: HTTPServerLimits, admission: HTTPServer.Admission?) {
         self.handler = handler
         self.hosts = hosts
+        self.limits = limits
+        self.admission = admission
     }
 
     /// The answer to a request whose headers are in, before its body is read: a `Host`
-    /// this server does not answer for is refused.
-    func refusal(host: String?) -> HTTPResponse? {
-        guard !hosts.permits(host) else { return nil }
-        return .error("this server does not answer for the host \(host.map { "'\($0)'" } ?? "(none given)"); "
-                      + "open it by the address 'vidrec serve' printed, or allow the name with --allow-host", status: 421)
+    /// this server does not answer for, what the admission check answers, or a body
+    /// said to be too large.
+    func refusal(_ request: HTTPRequest) -> HTTPResponse? {
+        let host = request.header("host")
+        guard hosts.permits(host) else {
+            return .error("this server does not answer for the host \(host.map { "'\($0)'" } ?? "(none given)"); "
+                          + "open it by the address 'vidrec serve' printed, or allow the name with --allow-host", status: 421)
+        }
+        if let refusal = admission?(request) { return refusal }
+        if let length = request.header("content-length"), let bytes = Int(length), bytes > limits.bodyBytes {
+            return tooLarge
+        }
+        return nil
+    }
+
+    /// The answer to a body larger than the limit.
+    var tooLarge: HTTPResponse {
+        .error("the request's body is larger than \(limits.bodyBytes) bytes", status: 413)
     }
 
     func opened(_ stream: any HTTPStream, at key: UnsafeMutableRawPointer) {
@@ -150,15 +177,15 @@ private let accessCallback: MHD_AccessHandlerCallback = { cls, connection, url, 
         requestContext.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
         // The headers are in: a request refused now is answered before its body is read
         // (the daemon closes the connection after it).
-        if let refusal = dispatcher.refusal(host: MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Host")
-            .map { String(cString: $0) }) {
-            return send(refusal, on: connection, dispatcher)
-        }
+        let headers = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+                                  query: values(connection, MHD_ValueKind.GET_ARGUMENT_KIND),
+                                  headers: values(connection, MHD_ValueKind.HEADER_KIND))
+        if let refusal = dispatcher.refusal(headers) { return send(refusal, on: connection, dispatcher) }
         return MHD_Result.YES
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(saved).takeUnretainedValue()
     if uploadSize.pointee > 0 {
-        if pending.body.count + uploadSize.pointee > HTTPServer.maximumBodyBytes {
+        if pending.body.count + uploadSize.pointee > dispatcher.limits.bodyBytes {
             pending.isTooLarge = true
         } else if let upload {
             pending.body.append(UnsafeRawPointer(upload).assumingMemoryBound(to: UInt8.self), count: uploadSize.pointee)
@@ -171,9 +198,7 @@ private let accessCallback: MHD_AccessHandlerCallback = { cls, connection, url, 
                               query: values(connection, MHD_ValueKind.GET_ARGUMENT_KIND),
                               headers: values(connection, MHD_ValueKind.HEADER_KIND),
                               body: pending.body)
-    let response = pending.isTooLarge
-        ? HTTPResponse.error("the request's body is larger than \(HTTPServer.maximumBodyBytes) bytes", status: 413)
-        : dispatcher.handler(request)
+    let response = pending.isTooLarge ? dispatcher.tooLarge : dispatcher.handler(request)
     return send(response, on: connection, dispatcher)
 }
 
@@ -233,6 +258,7 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer, _ disp
         })
         if made == nil {
             dispatcher.closed(at: box)
+            stream.close()
             Unmanaged<StreamBox>.fromOpaque(box).release()
         }
     }

@@ -19,14 +19,18 @@ public final class MultipartPictureStream: HTTPStream, @unchecked Sendable {
     public typealias Next = @Sendable (_ after: Int64?) -> (jpeg: Data, number: Int64, capturedAt: Int64?)?
 
     private let next: Next
+    private let closed: (@Sendable () -> Void)?
     private let lock = NSLock()
     private var pending = Data()
     private var sent = 0
     private var lastNumber: Int64?
     private var isClosed = false
 
-    /// A stream of the pictures `next` gives.
-    public init(next: @escaping Next) { self.next = next }
+    /// A stream of the pictures `next` gives; `closed` is called once, when it is closed.
+    public init(next: @escaping Next, closed: (@Sendable () -> Void)? = nil) {
+        self.next = next
+        self.closed = closed
+    }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         while true {
@@ -62,7 +66,9 @@ public final class MultipartPictureStream: HTTPStream, @unchecked Sendable {
 
     public func close() {
         lock.lock()
+        let wasClosed = isClosed
         isClosed = true
         lock.unlock()
+        if !wasClosed { closed?() }
     }
 }

@@ -18,6 +18,7 @@ public enum Syscall: String, Sendable, CaseIterable {
     case fstatat
     case fsync
     case ftruncate
+    case getrlimit
     case getsockopt
     case ioctl  // V4L2's, named by their request (VIDIOC_S_FMT) in errors
     case kill
@@ -34,6 +35,7 @@ public enum Syscall: String, Sendable, CaseIterable {
     case renameat
     case renameat2
     case send
+    case setrlimit
     case socket
     case stat
     case statvfs

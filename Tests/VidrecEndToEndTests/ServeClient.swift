@@ -78,19 +78,8 @@ struct ServeClient {
     /// stream: each part's JPEG, read until the last one is whole. Asked in HTTP/1.0,
     /// so that the stream comes unchunked.
     func pictures(_ count: Int) throws -> [Data] {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socket >= 0)
+        let socket = try openViewfinder()
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
-        let request = "GET /viewfinder.mjpg HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nCookie: vidrec-token=\(token)\r\n\r\n"
-        _ = request.withCString { send(socket, $0, strlen($0), 0) }
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -100,6 +89,29 @@ struct ServeClient {
             try #require(n > 0, "the stream ended after \(jpegs.count) pictures: \(String(decoding: received.prefix(300), as: UTF8.self))")
             received.append(contentsOf: buffer[0..<n])
         }
+    }
+
+    /// A socket that has asked for the viewfinder (HTTP/1.0, with the cookie), for the
+    /// caller to read and close.
+    func openViewfinder() throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(socket)
+            try #require(Bool(false), "connect: \(reason)")
+            return -1
+        }
+        let request = "GET /viewfinder.mjpg HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nCookie: vidrec-token=\(token)\r\n\r\n"
+        _ = request.withCString { send(socket, $0, strlen($0), 0) }
+        return socket
     }
 
     /// A browser left open on the viewfinder: curl reading the MJPEG stream until

@@ -206,6 +206,56 @@ extension EndToEndTests {
             #expect(bad.code == 64 && bad.err.hasPrefix("Error: The value 'pi.home:8080' is invalid for '--allow-host <name>'"), "\(bad.err)")
         }
 
+        /// A request without the token is refused before its body is read, a body larger
+        /// than the API needs likewise, and the viewfinder streams open at once are
+        /// capped (all share one feed): the ninth is refused until one closes.
+        @Test func bodiesAreRefusedUnreadWithoutTheTokenAndViewersAreCapped() throws {
+            let home = try Home()
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--quality", "low", "--listen", "127.0.0.1:0"], home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            let large = home.path + "/large.json"
+            try Data(repeating: UInt8(ascii: " "), count: 100_000).write(to: URL(fileURLWithPath: large))
+            let withoutToken = try client.request("/api/start", ["--header", "Expect:", "--data-binary", "@" + large], cookie: false)
+            #expect(withoutToken.status == 401, "\(withoutToken.status) \(withoutToken.text)")
+            let tooLarge = try client.request("/api/start", ["--header", "Expect:", "--header", "X-Vidrec-Token: \(client.token)",
+                                                             "--header", "Origin: \(client.base)", "--data-binary", "@" + large])
+            #expect(tooLarge.status == 413 && tooLarge.text.contains("larger than 16384 bytes"), "\(tooLarge.status) \(tooLarge.text)")
+            #expect(try home.pendingRows().isEmpty)
+
+            // Eight streams, each seen to start (its first bytes are the 200's), then a ninth.
+            /// A viewfinder stream and its status line.
+            func viewer() throws -> (socket: Int32, status: String) {
+                let socket = try client.openViewfinder()
+                var head = [UInt8](repeating: 0, count: 64)
+                let count = recv(socket, &head, head.count, 0)
+                return (socket, String(String(decoding: head[0..<max(0, count)], as: UTF8.self).prefix { $0 != "\r" }))
+            }
+            var viewers: [Int32] = []
+            defer { viewers.forEach { close($0) } }
+            for _ in 0..<8 {
+                let (socket, status) = try viewer()
+                viewers.append(socket)
+                #expect(status.hasPrefix("HTTP/1.") && status.contains(" 200 "), "viewer \(viewers.count): \(status)")
+            }
+            let ninth = try client.request("/viewfinder.mjpg")
+            #expect(ninth.status == 503 && ninth.text.contains("8 viewfinders are open already"), "\(ninth.status) \(ninth.text)")
+            // Once one closes (the server sees it at its next picture), another may open.
+            close(viewers.removeLast())
+            let reopened = try Poll.until { () -> Int32? in
+                let (socket, status) = try viewer()
+                guard status.contains(" 200 ") else {
+                    close(socket)
+                    return nil
+                }
+                return socket
+            }
+            #expect(reopened != nil, "a viewfinder once one of the eight closed")
+            if let reopened { viewers.append(reopened) }
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+        }
+
         /// A recording from the page ends at exactly its `--max`.
         @Test func aRecordingFromThePageEndsAtItsMax() throws {
             let home = try Home()

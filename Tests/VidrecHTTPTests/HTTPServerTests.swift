@@ -35,7 +35,7 @@ import VidrecSystem
         #expect(posted["body"] as? String == text)
         // More than the largest body: 413, and the handler is not asked.
         let large = NSTemporaryDirectory() + "vidrec-large-\(UUID().uuidString)"
-        try Data(count: HTTPServer.maximumBodyBytes + 1).write(to: URL(fileURLWithPath: large))
+        try Data(count: HTTPServerLimits().bodyBytes + 1).write(to: URL(fileURLWithPath: large))
         defer { try? FileManager.default.removeItem(atPath: large) }
         let refused = try Curl.run(base + "/save", ["--data-binary", "@" + large])
         #expect(refused.status == 413, "\(refused.status)")

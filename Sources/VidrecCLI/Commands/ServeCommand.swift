@@ -112,6 +112,9 @@ struct ServeCommand: VidrecCommand {
         let token = try ServeToken.load(from: context.paths.stateDirectory + "/serve-token")
         let store = try context.store()
         let (camera, cameraFormat, err) = (camera, cameraFormat, context.err)
+        // Room for every connection the server allows beside the process's own files
+        // (a soft limit of 1,024 is Debian's default); what cannot be raised is left.
+        _ = try? ProcessLimits.raiseOpenFiles()
         SignalWatcher.blockSignals()
         var video = preset.settings.video
         (video.rotation, video.isMirrored) = (rotation, mirror)
@@ -127,7 +130,9 @@ struct ServeCommand: VidrecCommand {
                                  album: context.albumCatalog(nil, describer: CachedMovieDescriber(MovieProbe())))
         let server: HTTPServer
         do {
-            server = try HTTPServer(address: address, port: port, tls: pem, allowedHosts: allowedHosts, handler: routes.handle)
+            server = try HTTPServer(address: address, port: port, tls: pem, allowedHosts: allowedHosts,
+                                    limits: HTTPServerLimits(bodyBytes: ServeRoutes.maximumBodyBytes),
+                                    admission: routes.admit, handler: routes.handle)
         } catch {
             viewfinder.stop()
             throw error

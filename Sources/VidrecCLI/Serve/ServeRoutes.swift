@@ -42,6 +42,25 @@ struct ServeRoutes: Sendable {
     /// album's version every second.
     let album: AlbumCatalog
 
+    /// Viewfinder streams open at once, at most: a phone, a desktop and a few tabs need
+    /// fewer.
+    static let maximumViewers = 8
+    /// The largest request body the API needs (a few short JSON fields).
+    static let maximumBodyBytes = 16 << 10
+
+    /// The viewfinder streams open now.
+    let viewers = ViewfinderViewers(maximum: ServeRoutes.maximumViewers)
+
+    /// A request whose headers are in, before its body is read: without the token (or
+    /// the entry's `?token=`) it is refused at once, so that a body is never read for
+    /// someone who may not send one.
+    func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        if request.method == "GET", request.path == "/", let given = request.query["token"] {
+            return token.matches(given) ? nil : unauthorized(request)
+        }
+        return token.matches(cookieToken(request)) || token.matches(request.header("x-vidrec-token")) ? nil : unauthorized(request)
+    }
+
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "GET", request.path == "/", let given = request.query["token"] {
             guard token.matches(given) else { return unauthorized(request) }
@@ -59,10 +78,13 @@ struct ServeRoutes: Sendable {
         case ("GET", "/app.js"):
             return .text(ServePage.script, type: "text/javascript; charset=utf-8")
         case ("GET", "/viewfinder.mjpg"):
-            let feed = viewfinder.feed
-            let stream = MultipartPictureStream { after in
-                feed.picture(after: after, timeout: 1).map { ($0.jpeg, $0.number, $0.capturedAt) }
+            let feed = viewfinder.feed, viewers = viewers
+            guard viewers.admit() else {
+                return .error("\(viewers.maximum) viewfinders are open already; close one (a tab, a phone) and reload", status: 503)
             }
+            let stream = MultipartPictureStream(next: { after in
+                feed.picture(after: after, timeout: 1).map { ($0.jpeg, $0.number, $0.capturedAt) }
+            }, closed: viewers.leave)
             return HTTPResponse(status: 200, headers: [("Content-Type", MultipartPictureStream.contentType), ("Cache-Control", "no-store")],
                                 body: .stream(stream))
         case ("GET", "/api/state"):
