@@ -256,6 +256,32 @@ extension EndToEndTests {
             #expect(serve.wait().code == 0)
         }
 
+        /// The API takes a preset's and a camera's name, never a path: a preset file, or
+        /// any other file, is refused before anything runs, and so is a camera that
+        /// vidrec did not find.
+        @Test func theAPITakesPresetAndCameraNamesNeverPaths() throws {
+            let home = try Home()
+            let preset = home.path + "/mine.json"
+            try FileManager.default.copyItem(atPath: VidrecProcess.presets + "/low.json", toPath: preset)
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--quality", "low", "--listen", "127.0.0.1:0"], home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "))
+            let client = try ServeClient(serving: serve.errorSoFar)
+            for quality in [preset, "/etc/passwd", "../../etc/passwd", "mine.json"] {
+                let refused = try client.post("start", ["quality": quality], origin: client.base)
+                #expect(refused.status == 400 && (refused.json["error"] as? String)?.contains("The page records with a preset by its name: low, medium, high") == true,
+                        "\(quality): \(refused.text)")
+                #expect(!refused.text.contains("root:") && !refused.text.contains("libx264"), "nothing of the file: \(refused.text)")
+            }
+            #expect(try home.pendingRows().isEmpty)
+            for camera in ["/dev/null", "/etc/passwd", home.path + "/mine.json", "/dev/v4l/by-id/../../null"] {
+                let refused = try client.post("switch", ["camera": camera], origin: client.base)
+                #expect(refused.status == 400 && (refused.json["error"] as? String)?.contains("is not a camera vidrec found") == true,
+                        "\(camera): \(refused.text)")
+            }
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+        }
+
         /// A recording from the page ends at exactly its `--max`.
         @Test func aRecordingFromThePageEndsAtItsMax() throws {
             let home = try Home()

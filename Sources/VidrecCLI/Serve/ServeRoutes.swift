@@ -1,7 +1,9 @@
 import Foundation
 import VidrecCore
 import VidrecHTTP
+import VidrecMedia
 import VidrecSystem
+import VidrecV4L2
 
 /// What `vidrec serve` answers, request by request:
 ///
@@ -251,7 +253,16 @@ struct ServeRoutes: Sendable {
         let executable = context.executable
         switch action {
         case "start":
-            var arguments = ["--quality=\(text("quality") ?? quality)"] + deviceArguments + orientationArguments
+            // A preset by name from the library, never a path: nothing from a request
+            // reaches the file system as a path.
+            let asked = text("quality") ?? quality
+            let names = context.presetLibrary.availableNames()
+            guard asked == quality || names.contains(asked) else {
+                let hint = Suggestion.closest(to: asked, in: names).map { " Did you mean '\($0)'?" } ?? ""
+                return .error("unknown quality preset '\(TextSafety.printable(asked))'.\(hint) The page records with a preset by its name: \(names.joined(separator: ", "))",
+                              status: 400)
+            }
+            var arguments = ["--quality=\(asked)"] + deviceArguments + orientationArguments
             if let max = text("max") { arguments.append("--max=\(max)") }
             let failure = viewfinder.withCameraFree { VidrecChild.startRecording(executable, arguments) }
             if let failure { return reply(failure) }
@@ -264,6 +275,10 @@ struct ServeRoutes: Sendable {
             return reply(viewfinder.withCameraFree { VidrecChild.run(executable, ["snap"] + deviceArguments.filter { !$0.hasPrefix("--mic") }) })
         case "switch":
             guard let camera = text("camera") else { return .error("say which camera: {\"camera\": \"1\"}", status: 400) }
+            guard ServeRoutes.isFoundCamera(camera) else {
+                return .error("'\(TextSafety.printable(camera))' is not a camera vidrec found; give its number or its path as 'vidrec devices' lists it",
+                              status: 400)
+            }
             return reply(VidrecChild.run(executable, ["switch", "--camera=\(camera)"]))
         case "trigger", "pause", "resume":
             return reply(VidrecChild.run(executable, [action]))
@@ -282,6 +297,20 @@ struct ServeRoutes: Sendable {
         default:
             return .error("no action '\(action)'; there are start, stop, snap, switch, trigger, pause, resume, controls, save and discard", status: 404)
         }
+    }
+
+    /// Whether `camera`, asked for by a request, names a camera vidrec found rather than
+    /// any file: a test camera, a number or a name from `vidrec devices` (which only
+    /// ever match a found camera), or the path of a found camera, or a `/dev/v4l` link
+    /// to one.
+    static func isFoundCamera(_ camera: String) -> Bool {
+        guard camera.contains("/") else { return true }
+        let found = Set(CameraDiscovery().cameras().map(\.path))
+        if found.contains(camera) { return true }
+        guard camera.hasPrefix("/dev/v4l/by-id/") || camera.hasPrefix("/dev/v4l/by-path/"), !camera.contains("/../"),
+              let target = try? FileManager.default.destinationOfSymbolicLink(atPath: camera) else { return false }
+        let resolved = URL(fileURLWithPath: target, relativeTo: URL(fileURLWithPath: camera).deletingLastPathComponent()).standardizedFileURL.path
+        return found.contains(resolved)
     }
 
     /// A command's result as JSON: what it said, with the HTTP status for its exit code;
