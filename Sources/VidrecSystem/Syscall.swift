@@ -13,6 +13,7 @@ public enum Syscall: String, Sendable, CaseIterable {
     case connect
     case create  // `open` with `O_CREAT`, named apart for messages and faults
     case eventfd
+    case fcntl
     case flock
     case fstat
     case fstatat
@@ -28,6 +29,8 @@ public enum Syscall: String, Sendable, CaseIterable {
     case mkdir
     case mmap
     case open
+    case pidfdOpen = "pidfd_open"
+    case pidfdSendSignal = "pidfd_send_signal"
     case openat2  // beneath a folder, never through a link (``FileDescriptor/openBeneath(_:_:subject:)``)
     case poll
     case read
