@@ -64,13 +64,12 @@ struct ServeRoutes: Sendable {
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        if request.method == "GET", request.path == "/", let given = request.query["token"] {
-            guard token.matches(given) else { return unauthorized(request) }
+        // The server has admitted it already; asked again, so that the routes never
+        // depend on how they are served.
+        if let refusal = admit(request) { return refusal }
+        if request.method == "GET", request.path == "/", request.query["token"] != nil {
             let cookie = "\(ServeRoutes.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict" + (isSecure ? "; Secure" : "")
             return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", cookie), ("Cache-Control", "no-store")])
-        }
-        guard token.matches(cookieToken(request)) || token.matches(request.header("x-vidrec-token")) else {
-            return unauthorized(request)
         }
         switch (request.method, request.path) {
         case ("GET", "/"):
@@ -201,7 +200,7 @@ struct ServeRoutes: Sendable {
 
     /// A row of `vidrec pending --json` or `vidrec list --json` without the paths on this
     /// machine (the page asks for files by name).
-    static func withoutPaths(_ row: [String: Any]) -> [String: Any] {
+    private static func withoutPaths(_ row: [String: Any]) -> [String: Any] {
         var row = row
         if let reason = row["unreadable"] as? String {
             row["unreadable"] = withoutPaths(reason, file: row["path"] as? String, name: row["name"] as? String)
@@ -212,7 +211,7 @@ struct ServeRoutes: Sendable {
 
     /// `text` (why a file cannot be read) with the file's path given as its name, and any
     /// other absolute path left out (`…`).
-    static func withoutPaths(_ text: String, file: String?, name: String?) -> String {
+    private static func withoutPaths(_ text: String, file: String?, name: String?) -> String {
         var text = text
         if let file, !file.isEmpty { text = text.replacingOccurrences(of: file, with: name ?? "the file") }
         return text.replacingOccurrences(of: #"(?<![A-Za-z0-9])/[^\s:'"]+"#, with: "…", options: .regularExpression)
