@@ -18,6 +18,9 @@ struct ServeClient {
     let base: String
     let port: Int
     let token: String
+    /// The cookie the entry address sets, worked out here with openssl: named for the
+    /// port, `HMAC-SHA256(token, "cookie PORT")`.
+    let cookie: String
 
     /// The client of the server `serve` started: its address and token from the line
     /// it printed (`vidrec: serving http://127.0.0.1:PORT/?token=T …`).
@@ -28,6 +31,28 @@ struct ServeClient {
         base = String(url.prefix { $0 != "?" }.dropLast())
         port = try #require(Int(base.split(separator: ":").last ?? ""))
         token = String(url.suffix(32))
+        cookie = try ServeClient.cookie(token: token, port: port)
+    }
+
+    /// `vidrec-token-PORT=HMAC-SHA256(token, "cookie PORT")`, from `openssl dgst`.
+    static func cookie(token: String, port: Int) throws -> String {
+        "vidrec-token-\(port)=" + (try hmac(key: token, message: "cookie \(port)"))
+    }
+
+    /// HMAC-SHA256 of `message` under `key`, in hex, as openssl computes it.
+    static func hmac(key: String, message: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["dgst", "-sha256", "-hmac", key]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(message.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return try #require(text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
     }
 
     /// `curl` for `path` with `arguments`; the cookie unless `cookie` is false.
@@ -39,7 +64,7 @@ struct ServeClient {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         // --insecure: the TLS test's certificate is its own, self-signed.
         process.arguments = ["--silent", "--show-error", "--insecure", "--max-time", "120", "--dump-header", folder + "/headers",
-                             "--output", folder + "/body"] + (cookie ? ["--header", "Cookie: vidrec-token=\(token)"] : [])
+                             "--output", folder + "/body"] + (cookie ? ["--header", "Cookie: \(self.cookie)"] : [])
             + arguments + [base + path]
         let errors = Pipe()
         process.standardError = errors
@@ -109,7 +134,7 @@ struct ServeClient {
             try #require(Bool(false), "connect: \(reason)")
             return -1
         }
-        let request = "GET /viewfinder.mjpg HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nCookie: vidrec-token=\(token)\r\n\r\n"
+        let request = "GET /viewfinder.mjpg HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\n\r\n"
         _ = request.withCString { send(socket, $0, strlen($0), 0) }
         return socket
     }
@@ -121,7 +146,7 @@ struct ServeClient {
 
         init(_ client: ServeClient) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["--silent", "--http1.0", "--output", "/dev/null", "--header", "Cookie: vidrec-token=\(client.token)",
+            process.arguments = ["--silent", "--http1.0", "--output", "/dev/null", "--header", "Cookie: \(client.cookie)",
                                  client.base + "/viewfinder.mjpg"]
             try process.run()
         }

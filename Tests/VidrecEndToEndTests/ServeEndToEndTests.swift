@@ -38,9 +38,26 @@ extension EndToEndTests {
             #expect(try client.request("/?token=" + String(repeating: "0", count: 32), cookie: false).status == 401)
             let entry = try client.request("/?token=\(client.token)", cookie: false)
             #expect(entry.status == 303 && entry.headers["location"] == "/")
-            #expect(entry.headers["set-cookie"] == "vidrec-token=\(client.token); Path=/; HttpOnly; SameSite=Strict")
+            #expect(entry.headers["set-cookie"] == "\(client.cookie); Path=/; HttpOnly; SameSite=Strict")
+            // What the browser keeps is bound to this port: the token itself as a cookie,
+            // and this server's cookie as worked out for another port, are refused; a
+            // cookie of this name set from elsewhere does not hide the real one.
+            let value = String(client.cookie.split(separator: "=")[1])
+            let otherPort = try ServeClient.cookie(token: client.token, port: client.port + 1)
+            for stranger in ["vidrec-token=\(client.token)", "vidrec-token-\(client.port)=\(client.token)", otherPort,
+                             "vidrec-token-\(client.port)=" + String(otherPort.split(separator: "=")[1])] {
+                #expect(try client.request("/api/state", ["--header", "Cookie: \(stranger)"], cookie: false).status == 401, "\(stranger)")
+            }
+            #expect(try client.request("/api/state", ["--header", "Cookie: vidrec-token-\(client.port)=\(String(repeating: "0", count: 64)); \(client.cookie)"],
+                                       cookie: false).status == 200)
             let page = try client.request("/")
             #expect(page.status == 200 && page.text.contains(#"<img id="view" src="/viewfinder.mjpg""#))
+            // The page holds its own key for this port, not the token or the cookie's value.
+            let pageKey = try ServeClient.hmac(key: client.token, message: "page \(client.port)")
+            #expect(page.text.contains(#"<meta name="vidrec-token" content="\#(pageKey)">"#), "\(page.text.prefix(400))")
+            #expect(!page.text.contains(client.token) && !page.text.contains(value))
+            #expect(try client.request("/api/state", ["--header", "X-Vidrec-Token: \(pageKey)"], cookie: false).status == 200)
+            #expect(try client.request("/api/state", ["--header", "X-Vidrec-Token: \(value)"], cookie: false).status == 401)
             #expect(page.headers["content-security-policy"]?.contains("script-src 'self'") == true)
             #expect(try client.request("/app.js").text.contains("X-Vidrec-Token"))
 
@@ -363,7 +380,7 @@ extension EndToEndTests {
             let client = try ServeClient(serving: serve.errorSoFar)
             let entry = try client.request("/?token=\(client.token)", cookie: false)
             #expect(entry.status == 303)
-            #expect(entry.headers["set-cookie"] == "vidrec-token=\(client.token); Path=/; HttpOnly; SameSite=Strict; Secure")
+            #expect(entry.headers["set-cookie"] == "\(client.cookie); Path=/; HttpOnly; SameSite=Strict; Secure")
             #expect(try client.state()["quality"] as? String == "medium")
             serve.signal(SIGTERM)
             #expect(serve.wait().code == 0)
@@ -377,6 +394,33 @@ extension EndToEndTests {
             #expect(serve.errorSoFar.contains("vidrec: listening beyond this machine without TLS: anyone on the network path can read the token"))
             serve.signal(SIGTERM)
             #expect(serve.wait().code == 0)
+        }
+
+        /// `--new-token` makes a new token and keeps it: the old one, its cookie and
+        /// scripts holding it are shut out.
+        @Test func aNewTokenShutsOutTheOldOne() throws {
+            let home = try Home()
+            func serve(_ options: [String]) throws -> (VidrecProcess, ServeClient) {
+                let serve = try VidrecProcess(["serve", "--camera", "test", "--listen", "127.0.0.1:0"] + options, home: home.path)
+                #expect(serve.waitForError(containing: "vidrec: serving "))
+                return (serve, try ServeClient(serving: serve.errorSoFar))
+            }
+            let (first, old) = try serve([])
+            #expect(try old.request("/api/state").status == 200)
+            first.signal(SIGTERM)
+            #expect(first.wait().code == 0)
+            let (second, new) = try serve(["--new-token"])
+            defer { second.signal(SIGTERM); _ = second.wait() }
+            #expect(new.token != old.token)
+            let tokenFile = home.path + "/.local/state/vidrec/serve-token"
+            #expect(try String(contentsOfFile: tokenFile, encoding: .utf8) == new.token + "\n")
+            var status = stat()
+            #expect(stat(tokenFile, &status) == 0 && status.st_mode & 0o777 == 0o600)
+            #expect(try new.request("/api/state").status == 200)
+            let stale = try ServeClient.cookie(token: old.token, port: new.port)
+            #expect(try new.request("/api/state", ["--header", "Cookie: \(stale)"], cookie: false).status == 401)
+            #expect(try new.request("/api/state", ["--header", "X-Vidrec-Token: \(old.token)"], cookie: false).status == 401)
+            #expect(try new.request("/?token=\(old.token)", cookie: false).status == 401)
         }
 
         /// The page in a real browser (headless Chromium, driven through its WebDriver by

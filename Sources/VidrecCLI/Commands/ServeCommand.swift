@@ -20,7 +20,9 @@ struct ServeCommand: VidrecCommand {
         Recordings and photos from the page are ordinary ones: 'vidrec status' and \
         'vidrec stop' see them, and a recording goes on when the server stops. Listens on \
         127.0.0.1 unless --listen says otherwise; every request needs the token, kept in \
-        $XDG_STATE_HOME/vidrec/serve-token (0600; delete it to make a new one). Beyond \
+        $XDG_STATE_HOME/vidrec/serve-token (0600; --new-token makes a new one). The browser \
+        keeps a cookie named for the port, derived from the token (HMAC), which no other \
+        port accepts. Beyond \
         this machine, use --tls-cert and --tls-key: without TLS anyone on the way can read \
         the token.
         """,
@@ -33,6 +35,7 @@ struct ServeCommand: VidrecCommand {
             .repeatable("allow-host", value: "name", help: "Also answer requests for this host name (as the browser's address bar has it: a name of this machine in DNS or /etc/hosts). 127.0.0.1, localhost, [::1] and the --listen address are always answered, and every numeric address when listening on all of them. Repeatable."),
             .option("rotate", value: "degrees", help: "Turn the picture clockwise by 90, 180 or 270 degrees: the viewfinder shows it turned, and a recording from the page is recorded with --rotate."),
             .flag("mirror", help: "Flip the picture left to right: in the viewfinder, and in a recording from the page (--mirror)."),
+            .flag("new-token", help: "Make a new token before serving, and keep it: every browser, bookmark and script with the old one is shut out."),
         ])
 
     /// The default port.
@@ -51,6 +54,8 @@ struct ServeCommand: VidrecCommand {
     /// from the page record it so.
     var rotation: Int
     var mirror: Bool
+    /// `--new-token`.
+    var newToken: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
@@ -61,6 +66,7 @@ struct ServeCommand: VidrecCommand {
         microphone = arguments[option: "mic"] ?? "default"
         rotation = try StartOptions.rotation(arguments)
         mirror = arguments.has("mirror")
+        newToken = arguments.has("new-token")
         quality = arguments[option: "quality"] ?? "medium"
         let listen = arguments[option: "listen"] ?? "127.0.0.1:\(ServeCommand.defaultPort)"
         guard let (address, port) = ServeCommand.listenAddress(listen) else {
@@ -109,7 +115,8 @@ struct ServeCommand: VidrecCommand {
         let preset = try context.presetLibrary.preset(named: quality)
         // Read once, now: a file it cannot read is said before anything listens.
         let pem = try tls.map { (try Self.pem("--tls-cert", $0.certificate), try Self.pem("--tls-key", $0.key)) }
-        let token = try ServeToken.load(from: context.paths.stateDirectory + "/serve-token")
+        let token = try ServeToken.load(from: context.paths.stateDirectory + "/serve-token", renewing: newToken)
+        let credentials = ServeCredentials(token: token)
         let store = try context.store()
         let (camera, cameraFormat, err) = (camera, cameraFormat, context.err)
         // Room for every connection the server allows beside the process's own files
@@ -125,7 +132,7 @@ struct ServeCommand: VidrecCommand {
         if let cameraFormat { deviceArguments.append("--camera-format=\(cameraFormat.rawValue)") }
         var orientationArguments = rotation == 0 ? [] : ["--rotate=\(rotation)"]
         if mirror { orientationArguments.append("--mirror") }
-        let routes = ServeRoutes(token: token, viewfinder: viewfinder, context: context, deviceArguments: deviceArguments,
+        let routes = ServeRoutes(credentials: credentials, viewfinder: viewfinder, context: context, deviceArguments: deviceArguments,
                                  orientationArguments: orientationArguments, quality: preset.name, isSecure: tls != nil,
                                  album: context.albumCatalog(nil, describer: CachedMovieDescriber(MovieProbe())))
         let server: HTTPServer
@@ -137,6 +144,7 @@ struct ServeCommand: VidrecCommand {
             viewfinder.stop()
             throw error
         }
+        credentials.bind(port: server.port)
         let host = address.contains(":") ? "[\(address)]" : address
         let scheme = tls == nil ? "http" : "https"
         err("vidrec: serving \(scheme)://\(host):\(server.port)/?token=\(token.value) (the token is kept in \(token.path)); Ctrl-C stops\n")

@@ -12,7 +12,7 @@ enum ManualReference {
         ("upload queue", "`$XDG_STATE_HOME/vidrec/uploads/ID.json` (mode 0700 folder), one file per upload until its copy is verified; `vidrec upload --list` shows them"),
         ("control socket", "`ID-PID.sock` in `$XDG_RUNTIME_DIR/vidrec` (else `/run/user/UID/vidrec`, else `$TMPDIR/vidrec-UID` or `/tmp/vidrec-UID`; a 0700 folder, the socket 0600, named in the sidecar) while a recording runs: how `vidrec snap`, `switch`, `trigger`, `pause`, `resume` and `serve` reach it. It never lives in the pending folder, which may be on a share (NFS, CIFS, 9p) that cannot hold a socket"),
         ("preview claim", "`preview-PID.claim` in the control sockets' folder while `vidrec serve`'s preview holds a camera: the camera's path, so that a recording or photo that finds the camera busy asks that server (SIGUSR1) to lend it"),
-        ("serve token", "`$XDG_STATE_HOME/vidrec/serve-token` (mode 0600): the token `vidrec serve` asks every browser for, made at its first start; delete it to make a new one"),
+        ("serve token", "`$XDG_STATE_HOME/vidrec/serve-token` (mode 0600): the token `vidrec serve` asks every browser for, made at its first start; `vidrec serve --new-token` replaces it"),
         ("your presets", "`$XDG_CONFIG_HOME/vidrec/presets/NAME.json` (default `~/.config/vidrec/presets`)"),
         ("systemd units", "`$XDG_CONFIG_HOME/systemd/user/vidrec-NAME.timer` and `vidrec-NAME.service` (default `~/.config/systemd/user`), written by `schedule --systemd --install` and `service --install`"),
         ("built-in presets", "`$VIDREC_PRESETS_DIR`, else `PREFIX/share/vidrec/presets` beside the installed binary, else the `presets/` folder of the source tree the binary was built in"),

@@ -16,15 +16,16 @@ enum ServePage {
             .replacingOccurrences(of: "'", with: "&#39;")
     }
 
-    /// The page, with the token its script sends.
-    static func html(token: String) -> String {
+    /// The page, with the key its script sends in `X-Vidrec-Token`
+    /// (``ServeCredentials/pageKey``, never the token itself).
+    static func html(key: String) -> String {
         """
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="vidrec-token" content="\(escaped(token))">
+        <meta name="vidrec-token" content="\(escaped(key))">
         <title>vidrec</title>
         <style>
         body { font-family: system-ui, sans-serif; margin: 0; background: #111; color: #eee; }

@@ -9,7 +9,7 @@ import VidrecV4L2
 ///
 /// | request | answer |
 /// |---|---|
-/// | `GET /?token=T` | sets the token's cookie and goes to `/` |
+/// | `GET /?token=T` | sets this port's cookie (``ServeCredentials``) and goes to `/` |
 /// | `GET /`, `GET /app.js` | the page and its script (``ServePage``) |
 /// | `GET /viewfinder.mjpg` | the viewfinder, as MJPEG over HTTP |
 /// | `GET /api/state` | the view, the recording, the pending items and the album's version, as JSON |
@@ -21,15 +21,14 @@ import VidrecV4L2
 /// | `GET /api/controls`, `POST /api/controls` `{"name","value"}` | the camera's controls; `vidrec controls --set` |
 /// | `GET /media/pending/ID`, `/media/album/NAME`, `/media/poster/NAME` | a file, by name (ranges) |
 ///
-/// Every request shows the token (its cookie, or an `X-Vidrec-Token` header); a POST
-/// shows it in the header (which a page of another site cannot set) and, from a browser,
-/// comes from this server's own origin. Files are found by name among the pending items
-/// and the album's, never by a path from the request.
+/// Every request shows the token: this port's cookie, or an `X-Vidrec-Token` header with
+/// the token or the page's key (``ServeCredentials``); a POST shows it in the header
+/// (which a page of another site cannot set) and, from a browser, comes from this
+/// server's own origin. Files are found by name among the pending items and the
+/// album's, never by a path from the request.
 struct ServeRoutes: Sendable {
-    /// The cookie that carries the token.
-    static let cookieName = "vidrec-token"
-
-    let token: ServeToken
+    /// The token, and what the browser holds instead of it.
+    let credentials: ServeCredentials
     let viewfinder: ServeViewfinder
     let context: CommandContext
     /// The camera and microphone options a recording or a photo from the page gets.
@@ -58,9 +57,10 @@ struct ServeRoutes: Sendable {
     /// someone who may not send one.
     func admit(_ request: HTTPRequest) -> HTTPResponse? {
         if request.method == "GET", request.path == "/", let given = request.query["token"] {
-            return token.matches(given) ? nil : unauthorized(request)
+            return credentials.token.matches(given) ? nil : unauthorized(request)
         }
-        return token.matches(cookieToken(request)) || token.matches(request.header("x-vidrec-token")) ? nil : unauthorized(request)
+        let admitted = credentials.admitsCookies(request.header("cookie")) || credentials.admitsHeader(request.header("x-vidrec-token"))
+        return admitted ? nil : unauthorized(request)
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -68,14 +68,14 @@ struct ServeRoutes: Sendable {
         // depend on how they are served.
         if let refusal = admit(request) { return refusal }
         if request.method == "GET", request.path == "/", request.query["token"] != nil {
-            let cookie = "\(ServeRoutes.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict" + (isSecure ? "; Secure" : "")
+            guard let cookie = credentials.setCookie(secure: isSecure) else { return .error("starting; reload", status: 503) }
             return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", cookie), ("Cache-Control", "no-store")])
         }
         switch (request.method, request.path) {
         case ("GET", "/"):
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
                                                        ("Content-Security-Policy", ServePage.contentSecurityPolicy)],
-                                body: .bytes(Data(ServePage.html(token: token.value).utf8)))
+                                body: .bytes(Data(ServePage.html(key: credentials.pageKey ?? "").utf8)))
         case ("GET", "/app.js"):
             return .text(ServePage.script, type: "text/javascript; charset=utf-8")
         case ("GET", "/viewfinder.mjpg"):
@@ -106,16 +106,6 @@ struct ServeRoutes: Sendable {
         }
     }
 
-    /// The token from the request's cookie, if it has one.
-    private func cookieToken(_ request: HTTPRequest) -> String? {
-        guard let header = request.header("cookie") else { return nil }
-        for pair in header.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if parts.count == 2, parts[0] == ServeRoutes.cookieName { return parts[1] }
-        }
-        return nil
-    }
-
     private func unauthorized(_ request: HTTPRequest) -> HTTPResponse {
         // No path of this machine: the owner finds the token where 'vidrec serve' said.
         let message = "this vidrec asks for its token: open the address 'vidrec serve' printed (it ends in ?token=…)"
@@ -131,7 +121,7 @@ struct ServeRoutes: Sendable {
     /// A POST that a browser sent from another origin (its `Origin` is not this
     /// server's), or without the token in its header: refused.
     private func refusedAsCrossSite(_ request: HTTPRequest) -> HTTPResponse? {
-        guard token.matches(request.header("x-vidrec-token")) else {
+        guard credentials.admitsHeader(request.header("x-vidrec-token")) else {
             return .error("a request that changes something carries the token in its X-Vidrec-Token header", status: 403)
         }
         if let origin = request.header("origin") {

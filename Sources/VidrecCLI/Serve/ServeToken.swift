@@ -14,11 +14,11 @@ struct ServeToken: Sendable, Equatable {
     let path: String
 
     /// The token kept at `path`, made (from the kernel's random source) when there is
-    /// none or it is not a token.
+    /// none or it is not a token, or when `renewing` (`--new-token`).
     ///
     /// - Throws: ``CLIError`` when the file cannot be read or made, or others may read it.
-    static func load(from path: String) throws -> ServeToken {
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+    static func load(from path: String, renewing: Bool = false) throws -> ServeToken {
+        if !renewing, let text = try? String(contentsOfFile: path, encoding: .utf8) {
             var status = stat()
             guard stat(path, &status) == 0 else {
                 throw CLIError("cannot read the serve token \(path): \(String(cString: strerror(errno)))", .ioError)
@@ -51,8 +51,12 @@ struct ServeToken: Sendable, Equatable {
     /// Whether `given` is the token, compared in constant time (a wrong guess takes as
     /// long whatever it shares with the token).
     func matches(_ given: String?) -> Bool {
-        guard let given else { return false }
-        let (a, b) = (Array(value.utf8), Array(given.utf8))
+        given.map { ServeToken.equal($0, value) } ?? false
+    }
+
+    /// Whether two secrets are equal, compared in constant time for their length.
+    static func equal(_ given: String, _ expected: String) -> Bool {
+        let (a, b) = (Array(expected.utf8), Array(given.utf8))
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
