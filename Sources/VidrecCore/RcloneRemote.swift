@@ -1,10 +1,12 @@
 /// An rclone destination as `--upload` takes it — `/folder`, `remote:path`,
-/// `remote,option=value:path` or an on-the-fly `:backend,option=value:path` — taken
-/// apart so that its options (keys, passwords) never reach a message or another user.
+/// `remote,option=value:path` or an on-the-fly `:backend,option=value:path` — read by
+/// rclone's own grammar (`fs/fspath.Parse`), so that its options (keys, passwords) never
+/// reach a message or another user.
 ///
-/// Messages, listings and logs show ``redacted``; rclone gets the options through its
-/// environment (`RCLONE_CONFIG_<REMOTE>_<OPTION>`, which only the user can read in
-/// `/proc`), never in its argv, which `ps` shows every local user.
+/// Messages, listings and logs show ``redacted``, in which every value vidrec does not
+/// know to be harmless is `***`; rclone gets the options through its environment
+/// (`RCLONE_CONFIG_<REMOTE>_<OPTION>`, which only the user can read in `/proc`), never in
+/// its argv, which `ps` shows every local user.
 public struct RcloneRemote: Sendable, Equatable {
     /// The remote's name (`s3`), `nil` for a folder or an on-the-fly remote.
     public var name: String?
@@ -14,70 +16,208 @@ public struct RcloneRemote: Sendable, Equatable {
     public var options: [(key: String, value: String)]
     /// What follows the remote: the bucket and folder.
     public var path: String
+    /// Where each option's value is in the text parsed, as UTF-8 offsets, its quotes
+    /// included (parallel to ``options``; empty for a bare option).
+    public var valueOffsets: [Range<Int>]
+    /// Where each option's name starts in the text parsed (parallel to ``options``).
+    var keyStarts: [Int]
 
-    /// Options whose values are shown in messages: they name no secret.
+    /// Options whose values are shown in messages: they name no secret. A value with an
+    /// `@` (a URL with a user and password) is hidden all the same.
     public static let harmlessOptions: Set<String> = [
         "provider", "env_auth", "region", "location_constraint", "acl", "storage_class", "type", "chunk_size", "upload_cutoff",
+        "endpoint",
     ]
 
     /// The name rclone knows an on-the-fly remote by while vidrec runs it.
     static let onTheFlyName = "vidrecupload"
 
-    /// Parses `text`; `nil` when it is not an rclone destination. The text is read as
-    /// rclone reads it, scalar by scalar (a `:` joined to a combining mark is one Swift
-    /// `Character`, but still a `:` to rclone).
-    public init?(parsing text: String) {
-        if text.hasPrefix("/") {
-            guard text.utf8.count > 1 else { return nil }
-            (name, backend, options, path) = (nil, nil, [], text)
-            return
-        }
-        var rest = Substring(text).unicodeScalars
-        let onTheFly = rest.first == ":"
-        if onTheFly { rest = rest.dropFirst() }
-        let head = rest.prefix { $0 != ":" && $0 != "," }
-        guard !head.isEmpty, !head.contains("/"), head.first != "-" else { return nil }
-        rest = rest.dropFirst(head.count)
-        var options: [(key: String, value: String)] = []
-        while rest.first == "," {
-            rest = rest.dropFirst()
-            let key = rest.prefix { $0 != "=" && $0 != "," && $0 != ":" }
-            guard !key.isEmpty else { return nil }
-            rest = rest.dropFirst(key.count)
-            var value = "true"
-            if rest.first == "=" {
-                rest = rest.dropFirst()
-                guard let (parsed, after) = RcloneRemote.value(rest) else { return nil }
-                (value, rest) = (parsed, after)
+    /// Why a text is not a destination vidrec hands to rclone.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        /// Not a destination, with what rclone (or vidrec) would say.
+        case malformed(String)
+        /// An unquoted value with a `:` in it: rclone would end the remote there and take
+        /// the rest, keys included, as the path. `option` names it ("the value of
+        /// endpoint"); `quoted` is the destination with each such value quoted, its
+        /// secrets shown as `***`.
+        case splitValue(option: String, quoted: String)
+
+        public var description: String {
+            switch self {
+            case .malformed(let reason): reason
+            case .splitValue(let option, let quoted):
+                "\(option) has a ':' in it, where rclone would end the remote and take the rest, keys included, as the path; quote it as rclone quotes values (and the whole destination in double quotes for the shell): \(quoted)"
             }
-            options.append((String(String.UnicodeScalarView(key)), value))
         }
-        guard rest.first == ":" else { return nil }
-        name = onTheFly ? nil : String(String.UnicodeScalarView(head))
-        backend = onTheFly ? String(String.UnicodeScalarView(head)) : nil
-        self.options = options
-        path = String(String.UnicodeScalarView(rest.dropFirst()))
     }
 
-    /// One option's value: up to the next `,` or `:`, or quoted with `"` or `'` (the quote
-    /// doubled inside stands for itself), as rclone reads connection strings.
-    private static func value(_ text: Substring.UnicodeScalarView) -> (String, Substring.UnicodeScalarView)? {
-        guard let quote = text.first, quote == "\"" || quote == "'" else {
-            let value = text.prefix { $0 != "," && $0 != ":" }
-            return (String(String.UnicodeScalarView(value)), text.dropFirst(value.count))
-        }
-        var result = String.UnicodeScalarView()
-        var rest = text.dropFirst()
-        while let scalar = rest.first {
-            rest = rest.dropFirst()
-            if scalar == quote {
-                guard rest.first == quote else { return (String(result), rest) }
-                rest = rest.dropFirst()
-            }
-            result.append(scalar)
-        }
-        return nil
+    /// Parses `text`; `nil` when it is not a destination (``init(checking:)`` says why).
+    public init?(parsing text: String) {
+        guard let remote = try? RcloneRemote(checking: text) else { return nil }
+        self = remote
     }
+
+    /// Parses `text` as rclone does, byte by byte (every delimiter is ASCII, so a `:`
+    /// joined to a combining mark is still a `:`, as it is to rclone).
+    ///
+    /// - Throws: ``Problem``: not a destination, or a value rclone would split.
+    public init(checking text: String) throws(Problem) {
+        let bytes = Array(text.utf8)
+        func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        let folderAdvice = "give an rclone remote and path, such as s3:bucket/videos (a remote set up with 'rclone config'), :local:/srv/videos or /srv/videos"
+        guard bytes.contains(UInt8(ascii: ":")) || bytes.first == UInt8(ascii: "/") else { throw .malformed(folderAdvice) }
+        // The remote's name, or a path on this machine.
+        let onTheFly = bytes.first == UInt8(ascii: ":")
+        var index = onTheFly ? 1 : 0
+        while index < bytes.count, ![UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "/"), UInt8(ascii: "\\")].contains(bytes[index]) {
+            index += 1
+        }
+        if index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "\\") {
+            guard !onTheFly, bytes.first == UInt8(ascii: "/"), bytes.count > 1 else { throw .malformed(folderAdvice) }
+            (name, backend, options, valueOffsets, keyStarts, path) = (nil, nil, [], [], [], text)
+            return
+        }
+        let head = (onTheFly ? 1 : 0)..<index
+        guard !head.isEmpty, bytes[head].allSatisfy(RcloneRemote.isNameByte), bytes[head.lowerBound] != UInt8(ascii: "-") else {
+            throw .malformed("a remote's name is letters, digits, '_', '-' and spaces, not starting with '-' (\(folderAdvice))")
+        }
+        var options: [(key: String, value: String)] = []
+        var offsets: [Range<Int>] = []
+        var keyStarts: [Int] = []
+        var splitCandidate: (key: String, start: Int)?
+        while bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            let keyStart = index
+            while index < bytes.count, RcloneRemote.isOptionByte(bytes[index]) { index += 1 }
+            guard index < bytes.count else { throw .malformed("an option must end with ',' or ':' and then the path") }
+            guard [UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "=")].contains(bytes[index]) else {
+                throw .malformed("option names are letters, digits and '_' (rclone's rule), as in secret_access_key")
+            }
+            let key = string(keyStart..<index)
+            guard !key.isEmpty else { throw .malformed("an option's name is empty (two ',' in a row, or ',=')") }
+            keyStarts.append(keyStart)
+            guard bytes[index] == UInt8(ascii: "=") else {
+                options.append((key, "true"))
+                offsets.append(index..<index)
+                continue
+            }
+            index += 1
+            let valueStart = index
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
+                let quote = bytes[index]
+                var value: [UInt8] = []
+                index += 1
+                while true {
+                    guard index < bytes.count else { throw .malformed("\(RcloneRemote.label(key)) opens a quote it never closes") }
+                    if bytes[index] == quote {
+                        index += 1
+                        guard index < bytes.count, bytes[index] == quote else { break }
+                    }
+                    value.append(bytes[index])
+                    index += 1
+                }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ",") || bytes[index] == UInt8(ascii: ":") else {
+                    throw .malformed("a quoted value (\(RcloneRemote.label(key))) must be followed by ',' or ':'")
+                }
+                options.append((key, String(decoding: value, as: UTF8.self)))
+            } else {
+                while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: ":") { index += 1 }
+                guard index < bytes.count else { throw .malformed("\(RcloneRemote.label(key)) must end with ',' or ':' and then the path") }
+                options.append((key, string(valueStart..<index)))
+                if bytes[index] == UInt8(ascii: ":") { splitCandidate = (key, valueStart) }
+            }
+            offsets.append(valueStart..<index)
+        }
+        // bytes[index] is the ':' that ends the remote.
+        let rest = (index + 1)..<bytes.count
+        if splitCandidate == nil, !options.isEmpty, bytes[rest].contains(UInt8(ascii: ":")) {
+            throw .malformed("the path after the options holds a ':', so a value was cut short; quote each value that holds a ':' or ',' whole, as rclone quotes values ('…', a quote inside doubled)")
+        }
+        if let split = splitCandidate, bytes[rest].contains(UInt8(ascii: ":")) {
+            throw .splitValue(option: RcloneRemote.label(split.key), quoted: RcloneRemote.requoted(bytes, options: Array(options.dropLast()),
+                                                                              splitKey: split.key, splitStart: split.start, head: head,
+                                                                              onTheFly: onTheFly))
+        }
+        name = onTheFly ? nil : string(head)
+        backend = onTheFly ? string(head) : nil
+        self.options = options
+        valueOffsets = offsets
+        self.keyStarts = keyStarts
+        path = string(rest)
+    }
+
+    /// An option for messages: "the value of NAME" for an option vidrec knows, else "a
+    /// value" (a name it does not know may be a piece of a secret).
+    static func label(_ key: String) -> String {
+        harmlessOptions.contains(key.lowercased()) || secretOptions.contains(key.lowercased()) ? "the value of \(key)" : "a value"
+    }
+
+    /// rclone's remote names: `[A-Za-z0-9_ -]`.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        isOptionByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ")
+    }
+
+    /// rclone's option names: `[A-Za-z0-9_]`.
+    private static func isOptionByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+    }
+
+    /// The destination as its writer meant it, for the message that refuses a split
+    /// value: the split value runs to the text's last `:`, broken where a `,name=` starts
+    /// the next option; each value with a `:`, `,` or quote in it quoted; secrets `***`.
+    private static func requoted(_ bytes: [UInt8], options: [(key: String, value: String)], splitKey: String, splitStart: Int,
+                                 head: Range<Int>, onTheFly: Bool) -> String {
+        let lastColon = bytes.lastIndex(of: UInt8(ascii: ":"))!
+        let tail = Array(bytes[splitStart..<lastColon])
+        var pieces: [[UInt8]] = [[]]
+        var index = 0
+        while index < tail.count {
+            if tail[index] == UInt8(ascii: ",") {
+                var end = index + 1
+                while end < tail.count, isOptionByte(tail[end]) { end += 1 }
+                if end > index + 1, end == tail.count || tail[end] == UInt8(ascii: "=") || tail[end] == UInt8(ascii: ",") {
+                    pieces.append([])
+                    index += 1
+                    continue
+                }
+            }
+            pieces[pieces.count - 1].append(tail[index])
+            index += 1
+        }
+        var all = options
+        all.append((splitKey, String(decoding: pieces[0], as: UTF8.self)))
+        for piece in pieces.dropFirst() {
+            let parts = piece.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            all.append((String(decoding: parts[0], as: UTF8.self), parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : "true"))
+        }
+        let path = String(decoding: bytes[(lastColon + 1)...], as: UTF8.self)
+        return (onTheFly ? ":" : "") + String(decoding: bytes[head], as: UTF8.self)
+            + all.map { "," + shown($0.key, $0.value) }.joined() + ":" + scrubbedPath(path)
+    }
+
+    /// One option as messages show it: a harmless one whole (its value quoted when it
+    /// holds a `:`, `,` or quote, as rclone wants it); one vidrec knows to hold a secret
+    /// as `name=***`; any other as `***`, its name too (an unquoted secret with a `,` in
+    /// it is read as more options, and their names are pieces of it).
+    private static func shown(_ key: String, _ value: String, bare: Bool = false) -> String {
+        let name = key.lowercased()
+        if harmlessOptions.contains(name), !value.contains("@") {
+            if bare { return key }
+            guard value.contains(where: { ":,'\"".contains($0) }) else { return key + "=" + value }
+            return key + "='" + value.replacing("'", with: "''") + "'"
+        }
+        guard secretOptions.contains(name) else { return "***" }
+        return bare ? key : key + "=***"
+    }
+
+    /// Options that hold secrets in rclone's common backends: their names are shown,
+    /// their values never.
+    public static let secretOptions: Set<String> = [
+        "access_key_id", "secret_access_key", "session_token", "sse_customer_key", "sse_customer_key_base64", "sse_kms_key_id",
+        "pass", "password", "user", "key", "token", "client_id", "client_secret", "account", "api_key", "application_key",
+        "bearer_token", "service_account_credentials", "key_file", "key_pem", "pubkey_file", "known_hosts_file",
+    ]
 
     public static func == (lhs: RcloneRemote, rhs: RcloneRemote) -> Bool {
         lhs.name == rhs.name && lhs.backend == rhs.backend && lhs.path == rhs.path
@@ -91,35 +231,62 @@ public struct RcloneRemote: Sendable, Equatable {
         return nil
     }
 
-    /// The destination for messages: every option's value but the harmless ones is `***`.
+    /// The destination for messages: every option's value but the harmless ones is
+    /// `***`, and so is every `name=value` in the path.
     public var redacted: String {
         if name == nil, backend == nil { return path }
-        let shown = options.map { option in
-            option.key + "=" + (RcloneRemote.harmlessOptions.contains(option.key.lowercased()) ? option.value : "***")
+        let shownOptions = zip(options, valueOffsets).map { option, offsets in
+            "," + RcloneRemote.shown(option.key, option.value, bare: offsets.isEmpty && option.value == "true")
         }
-        return (backend.map { ":" + $0 } ?? name ?? "") + shown.map { "," + $0 }.joined() + ":" + path
+        return (backend.map { ":" + $0 } ?? name ?? "") + shownOptions.joined() + ":" + RcloneRemote.scrubbedPath(path)
     }
 
-    /// `text` for messages: redacted when it reads as a destination with options, else as
-    /// it is.
+    /// Where the secrets are in the text parsed, as UTF-8 offsets: the values ``redacted``
+    /// hides, quotes included. What `--upload` gave is overwritten there in the
+    /// process's own argv (``CommandLineSecrets``).
+    public var secretOffsets: [Range<Int>] {
+        options.indices.compactMap { index in
+            let (option, offsets) = (options[index], valueOffsets[index])
+            let bare = offsets.isEmpty && option.value == "true"
+            let end = bare ? keyStarts[index] + option.key.utf8.count : offsets.upperBound
+            switch RcloneRemote.shown(option.key, option.value, bare: bare) {
+            case "***": return keyStarts[index]..<end
+            case let shown where shown.hasSuffix("=***"): return offsets.isEmpty ? nil : offsets
+            default: return nil
+            }
+        }
+    }
+
+    /// `text` for messages: redacted when it reads as a destination; else its first
+    /// `,`-separated part as it is, then each harmless option whole, and from the first
+    /// other `name=` on, nothing: `name=***` for an option known to hold a secret, `***`
+    /// for the rest (a value may hold `,` and `:`, so where it ends is not known).
     public static func redact(_ text: String) -> String {
         if let remote = RcloneRemote(parsing: text) { return remote.redacted }
-        // Not a destination (a refused one): every `key=value` still loses its value.
-        var result = String.UnicodeScalarView(), key = String.UnicodeScalarView()
-        var hiding = false
-        for scalar in text.unicodeScalars {
-            if hiding {
-                guard scalar == "," || scalar == ":" else { continue }
-                hiding = false
+        let segments = text.split(separator: ",", omittingEmptySubsequences: false)
+        var result = [String]()
+        for (index, segment) in segments.enumerated() {
+            let parts = segment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 1, index == 0 || harmlessOptions.contains(segment.lowercased()) {
+                result.append(String(segment))
+                continue
             }
-            result.append(scalar)
-            if scalar == "=", !harmlessOptions.contains(String(key).lowercased()) {
-                result.append(contentsOf: "***".unicodeScalars)
-                hiding = true
+            let key = String(parts[0]), value = parts.count > 1 ? String(parts[1]) : ""
+            if parts.count == 2, harmlessOptions.contains(key.lowercased()), !value.contains("@"), !value.contains("'"), !value.contains("\"") {
+                result.append(String(segment))
+                continue
             }
-            key = scalar == "," || scalar == ":" ? String.UnicodeScalarView() : { var next = key; next.append(scalar); return next }()
+            result.append(parts.count == 2 && secretOptions.contains(key.lowercased()) ? key + "=***" : "***")
+            break
         }
-        return String(result)
+        return result.joined(separator: ",")
+    }
+
+    /// A path for messages: from its first `=` on, `***` (a `name=value` there is a
+    /// piece of the remote's options that rclone would take as the path).
+    static func scrubbedPath(_ path: String) -> String {
+        guard let equals = path.firstIndex(of: "=") else { return path }
+        return path[...equals] + "***"
     }
 
     /// What rclone is given: a destination with no options in it, and the variables that

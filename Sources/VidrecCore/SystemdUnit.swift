@@ -48,10 +48,12 @@ public struct SystemdUnit: Sendable, Equatable {
     /// start (a oneshot's start lasts until the recording ends).
     ///
     /// - Throws: ``Refused`` naming the argument systemd would mangle.
-    public static func scheduledService(name: String, binary: String, startArguments: [String]) throws(Refused) -> SystemdUnit {
+    public static func scheduledService(name: String, binary: String, startArguments: [String],
+                                        secrets: SystemdSecrets? = nil) throws(Refused) -> SystemdUnit {
         let lines = ["[Unit]", "Description=vidrec: scheduled recording (vidrec-\(name).timer)", "Documentation=man:vidrec(1)", "",
-                     "[Service]", "Type=oneshot", "ExecStart=" + (try execLine(binary: binary, startArguments: startArguments)),
-                     "TimeoutStartSec=infinity"] + hardening
+                     "[Service]", "Type=oneshot"] + (try environment(secrets))
+            + ["ExecStart=" + (try execLine(binary: binary, startArguments: startArguments, variables: secrets?.variables ?? [:])),
+               "TimeoutStartSec=infinity"] + hardening
         return SystemdUnit(fileName: "vidrec-\(name).service", text: lines.joined(separator: "\n") + "\n")
     }
 
@@ -62,11 +64,13 @@ public struct SystemdUnit: Sendable, Equatable {
     /// `vidrec stop`, and what was recorded is kept.
     ///
     /// - Throws: ``Refused`` naming the argument systemd would mangle.
-    public static func recordingService(name: String, binary: String, startArguments: [String]) throws(Refused) -> SystemdUnit {
+    public static func recordingService(name: String, binary: String, startArguments: [String],
+                                        secrets: SystemdSecrets? = nil) throws(Refused) -> SystemdUnit {
         let lines = ["[Unit]", "Description=vidrec: continuous recording \(name)", "Documentation=man:vidrec(1)",
                      "StartLimitIntervalSec=0", "",
-                     "[Service]", "Type=exec", "ExecStart=" + (try execLine(binary: binary, startArguments: startArguments)),
-                     "Restart=on-failure", "RestartSec=10", "RestartPreventExitStatus=64 65", "TimeoutStopSec=60"]
+                     "[Service]", "Type=exec"] + (try environment(secrets))
+            + ["ExecStart=" + (try execLine(binary: binary, startArguments: startArguments, variables: secrets?.variables ?? [:])),
+               "Restart=on-failure", "RestartSec=10", "RestartPreventExitStatus=64 65", "TimeoutStopSec=60"]
             + hardening + ["", "[Install]", "WantedBy=default.target"]
         return SystemdUnit(fileName: "vidrec-\(name).service", text: lines.joined(separator: "\n") + "\n")
     }
@@ -77,12 +81,24 @@ public struct SystemdUnit: Sendable, Equatable {
     static let hardening = ["NoNewPrivileges=yes", "LockPersonality=yes", "RestrictRealtime=yes",
                             "SystemCallArchitectures=native"]
 
-    /// `binary start arguments…` as an `ExecStart=` command line.
-    public static func execLine(binary: String, startArguments: [String]) throws(Refused) -> String {
+    /// `binary start arguments…` as an `ExecStart=` command line; the argument at each
+    /// index of `variables` is written `${NAME}`, which systemd replaces with the
+    /// variable's value as one argument when it runs the command.
+    public static func execLine(binary: String, startArguments: [String], variables: [Int: String] = [:]) throws(Refused) -> String {
         for argument in [binary] + startArguments where TextSafety.hasControlCharacters(argument) {
             throw Refused(argument: argument, reason: "it holds a control character (a newline, tab or escape), which would end or change the unit's ExecStart= line; remove it")
         }
-        return ([binary, "start"] + startArguments).map(quote).joined(separator: " ")
+        let words = startArguments.enumerated().map { index, argument in variables[index].map { "${\($0)}" } ?? quote(argument) }
+        return ([quote(binary), "start"] + words).joined(separator: " ")
+    }
+
+    /// The `EnvironmentFile=` line of `secrets`, if any.
+    static func environment(_ secrets: SystemdSecrets?) throws(Refused) -> [String] {
+        guard let secrets else { return [] }
+        guard !TextSafety.hasControlCharacters(secrets.path) else {
+            throw Refused(argument: secrets.path, reason: "it holds a control character, which would end the unit's EnvironmentFile= line; set XDG_CONFIG_HOME to a plain folder")
+        }
+        return ["EnvironmentFile=" + secrets.path.replacing("%", with: "%%")]
     }
 
     /// Quotes one argument for an `ExecStart=` line (systemd.service(5), "Command

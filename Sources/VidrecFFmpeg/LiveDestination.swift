@@ -138,6 +138,44 @@ public struct LiveDestination: Sendable, Equatable, CustomStringConvertible {
         return string(url[..<restStart]) + authority + path + query
     }
 
+    /// Where the secrets ``redacted(_:)`` shortens are in `text`, as UTF-8 offsets: the
+    /// password, the query's values and an RTMP stream key past its fourth character.
+    /// What `--live` gave is overwritten there in the process's own argv.
+    public static func secretOffsets(in text: String) -> [Range<Int>] {
+        let bytes = Array(text.utf8)
+        func firstIndex(of byte: Character, in range: Range<Int>) -> Int? { range.first { bytes[$0] == byte.asciiValue! } }
+        func lastIndex(of byte: Character, in range: Range<Int>) -> Int? { range.last { bytes[$0] == byte.asciiValue! } }
+        guard let colon = firstIndex(of: ":", in: 0..<bytes.count), bytes[colon...].starts(with: Array("://".utf8)) else {
+            return lastIndex(of: "@", in: 0..<bytes.count).map { [0..<$0] } ?? []
+        }
+        var ranges: [Range<Int>] = []
+        var end = bytes.count
+        if let mark = firstIndex(of: "?", in: (colon + 3)..<bytes.count) {
+            var start = mark + 1
+            while start <= bytes.count {
+                let stop = firstIndex(of: "&", in: start..<bytes.count) ?? bytes.count
+                let valueStart = firstIndex(of: "=", in: start..<stop).map { $0 + 1 } ?? start
+                if valueStart < stop { ranges.append(valueStart..<stop) }
+                start = stop + 1
+            }
+            end = mark
+        }
+        let restStart = colon + 3
+        let authorityEnd = firstIndex(of: "/", in: restStart..<end) ?? end
+        if let at = lastIndex(of: "@", in: restStart..<authorityEnd) {
+            let passwordStart = firstIndex(of: ":", in: restStart..<at).map { $0 + 1 } ?? restStart
+            if passwordStart < at { ranges.append(passwordStart..<at) }
+        }
+        let scheme = Scheme(rawValue: String(decoding: bytes[..<colon], as: UTF8.self).lowercased())
+        if scheme == .rtmp || scheme == .rtmps || scheme == nil, let slash = lastIndex(of: "/", in: authorityEnd..<end) {
+            let key = String(decoding: bytes[(slash + 1)..<end], as: UTF8.self)
+            if key.unicodeScalars.count > 8 {
+                let kept = String(String.UnicodeScalarView(key.unicodeScalars.prefix(4))).utf8.count
+                ranges.append((slash + 1 + kept)..<end)
+            }
+        }
+        return ranges
+    }
 }
 
 extension LiveDestination.Problem: ExitCoded {

@@ -21,4 +21,8 @@ let context = CommandContext(
     paths: VidrecPaths(),
     executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
     out: output(STDOUT_FILENO), err: output(STDERR_FILENO), errIsTerminal: isatty(STDERR_FILENO) == 1)
-exit(VidrecCLI.run(Array(CommandLine.arguments.dropFirst()), context: context))
+// The arguments are copied above; the secrets in them leave the process's own argv,
+// which every local user can read in /proc.
+let arguments = Array(CommandLine.arguments.dropFirst())
+CommandLineSecrets.hide(in: arguments)
+exit(VidrecCLI.run(arguments, context: context))

@@ -198,6 +198,29 @@ extension EndToEndTests {
             #expect(try Probe.streams(home.path + "/sheet.jpg").first?.width == 320)
         }
 
+        /// While a recording runs, its `/proc/PID/cmdline`, which every local user reads,
+        /// shows none of the secrets it was given: an upload key and a stream key are
+        /// overwritten with `*`, the rest of the command line is as given.
+        @Test func aRunningRecordingsCommandLineShowsNoSecret() throws {
+            let home = try Home()
+            let key = "hush\(UUID().uuidString.prefix(8))"
+            let stream = "stream\(UUID().uuidString.prefix(12))"
+            let arguments = Self.start + ["--max", "600", "--save", "--upload", ":local,secret_access_key=\(key):\(home.path)/up",
+                                          "--live=rtmp://127.0.0.1:1/live/\(stream)"]
+            let recording = try VidrecProcess(arguments, home: home.path)
+            #expect(recording.waitForError(containing: "vidrec: recording "))
+            let cmdline = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(recording.pid)/cmdline"))
+            let seen = cmdline.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+            recording.signal(SIGTERM)
+            let ended = recording.wait()
+            #expect(ended.code == 0, "\(ended.err)")
+            let expected = [VidrecProcess.binary] + Self.start + ["--max", "600", "--save", "--upload",
+                            ":local,secret_access_key=\(String(repeating: "*", count: key.count)):\(home.path)/up",
+                            "--live=rtmp://127.0.0.1:1/live/\(stream.prefix(4))\(String(repeating: "*", count: stream.count - 4))"]
+            #expect(seen == expected)
+            #expect(!ended.err.contains(key) && !ended.err.contains(stream), "\(ended.err)")
+        }
+
         /// An on-the-fly remote's keys, against a real S3 API (moto): never in a message,
         /// a listing or rclone's argv; rclone gets them in its environment.
         @Test func secretsNeverReachMessagesListingsOrArgv() throws {
@@ -221,7 +244,7 @@ extension EndToEndTests {
             try server.start()
             let upload = try VidrecProcess.run(["upload"], home: home.path, environment: environment)
             #expect(upload.code == 0, "\(upload.err)")
-            #expect(upload.err.contains("to :s3,provider=Other,env_auth=false,access_key_id=***,secret_access_key=***,endpoint=***,region=us-east-1:clips/door.mp4 (verified: md5 "),
+            #expect(upload.err.contains("to :s3,provider=Other,env_auth=false,access_key_id=***,secret_access_key=***,endpoint='http://127.0.0.1:\(server.port)',region=us-east-1:clips/door.mp4 (verified: md5 "),
                     "\(upload.err)")
             #expect(server.objects("clips")["door.mp4"]?.md5 == (try UploadEndToEndTests.md5(home.album + "/door.mp4")))
             let argv = try String(contentsOfFile: argvLog, encoding: .utf8)

@@ -177,6 +177,41 @@ extension EndToEndTests {
             if let movie = saved.first { #expect(try Probe.decodedFrameCount(movie) > 0) }
         }
 
+        /// Secrets in the start options (an upload remote's key, a stream key) stay out of
+        /// the unit: they go into a 0600 environment file the unit names, and systemd
+        /// reads `${VARIABLE}` in their place; the file, read as systemd reads it, gives
+        /// back exactly what was given.
+        @Test func secretsGoIntoAPrivateEnvironmentFileNotTheUnit() throws {
+            let home = try Home()
+            let key = "K3y$`\\\"'x-\(UUID().uuidString)"
+            let upload = ":s3,provider=AWS,secret_access_key='\(key.replacing("'", with: "''"))':bucket/door"
+            let live = "rtmp://127.0.0.1/live/stream-\(UUID().uuidString)"
+            let options = ["--camera", "test", "--quality", "low", "--save", "--upload=" + upload, "--live", live]
+            let printed = try VidrecProcess.run(["service", "porch", "--"] + options, home: home.path)
+            #expect(printed.code == 0, "\(printed.err)")
+            let installed = try VidrecProcess.run(["service", "porch", "--install", "--"] + options, home: home.path)
+            #expect(installed.code == 0, "\(installed.err)")
+            let folder = home.path + "/.config/systemd/user"
+            let environmentFile = home.path + "/.config/vidrec/vidrec-porch.env"
+            #expect(installed.out == folder + "/vidrec-porch.service\n" + environmentFile + "\n")
+            let unit = try String(contentsOfFile: folder + "/vidrec-porch.service", encoding: .utf8)
+            for text in [unit, printed.out, printed.err, installed.err] {
+                #expect(!text.contains(key) && !text.contains(String(live.suffix(36))), "a secret shows: \(text)")
+            }
+            #expect(printed.out.contains("VIDREC_UPLOAD=\":s3,provider=AWS,secret_access_key=***:bucket/door\""), "\(printed.out)")
+            #expect(try Self.verify([folder + "/vidrec-porch.service"]).status == 0)
+            let service = try Self.systemdReads("vidrec-porch.service", in: folder)
+            #expect(service.contains("\t\tEnvironmentFile: \(environmentFile)"), "\(service)")
+            #expect(try Self.commandLine(service) == [VidrecProcess.binary, "start", "--camera", "test", "--quality", "low", "--save",
+                                                        "--upload", "${VIDREC_UPLOAD}", "--live", "${VIDREC_LIVE}"], "\(service)")
+            var status = stat()
+            #expect(stat(environmentFile, &status) == 0 && status.st_mode & 0o777 == 0o600)
+            // systemd reads the file as the shell reads double-quoted values.
+            let read = try Self.runTool("/bin/sh", ["-c", "set -a; . \"$0\"; printf '%s\\0' \"$VIDREC_UPLOAD\" \"$VIDREC_LIVE\"", environmentFile],
+                                        environment: [:])
+            #expect(read.output.split(separator: "\0").map(String.init) == [upload, live], "\(read.output)")
+        }
+
         @Test func aContinuousServiceRestartsOnFailureButNotOnBadOptions() throws {
             let home = try Home()
             let options = ["--camera", "test", "--mic", "test", "--quality", "low", "--segment", "600", "--save", "--name", "porch-%Y%m%d-%H%M%S"]

@@ -23,7 +23,8 @@ struct ScheduleCommand: VidrecCommand {
         systemd user timer (vidrec-NAME.timer, OnCalendar= from the cron fields, Persistent= so \
         that a time missed while the machine was off runs when it is back) and the service it \
         starts (vidrec-NAME.service); the recording's messages go to the journal \
-        (journalctl --user -u vidrec-NAME). --install writes them into \
+        (journalctl --user -u vidrec-NAME); keys and stream keys in --upload and --live go \
+        into ~/.config/vidrec/vidrec-NAME.env (0600), never into the units. --install writes them into \
         ~/.config/systemd/user; enable them with systemctl --user enable --now vidrec-NAME.timer.
         """,
         arguments: [
@@ -77,14 +78,16 @@ struct ScheduleCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let binary = URL(fileURLWithPath: context.executable).standardizedFileURL.path
         if systemd {
+            let secrets = CommandLineSecrets.systemdSecrets(startArguments, path: context.paths.configDirectory + "/vidrec-\(name).env")
             let service: SystemdUnit
             do {
-                service = try SystemdUnit.scheduledService(name: name, binary: binary, startArguments: startArguments)
+                service = try SystemdUnit.scheduledService(name: name, binary: binary, startArguments: secrets?.arguments ?? startArguments,
+                                                           secrets: secrets)
             } catch {
-                throw CLIError("cannot schedule '\(TextSafety.printable(error.argument))': \(error.reason)", .usage)
+                throw CLIError("cannot schedule '\(TextSafety.printable(RcloneRemote.redact(error.argument)))': \(error.reason)", .usage)
             }
             let timer = SystemdUnit.timer(name: name, schedule: cronSpec.systemdSchedule)
-            return try SystemdUnitInstaller(units: [service, timer], entryPoint: timer.fileName).run(install: install, context)
+            return try SystemdUnitInstaller(units: [service, timer], entryPoint: timer.fileName, secrets: secrets).run(install: install, context)
         }
         let line: String
         do {

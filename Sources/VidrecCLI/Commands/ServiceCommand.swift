@@ -16,7 +16,9 @@ struct ServiceCommand: VidrecCommand {
         with your session, restarts 10 s after the recording fails (a camera unplugged, a full \
         disk) but not after a usage error or a broken preset, and stops as vidrec stop does \
         (systemctl --user stop vidrec-NAME): what was recorded is kept. Its messages go to the \
-        journal (journalctl --user -u vidrec-NAME). --install writes it into \
+        journal (journalctl --user -u vidrec-NAME). Keys and stream keys in --upload and --live \
+        go into ~/.config/vidrec/vidrec-NAME.env (0600), which the unit names with \
+        EnvironmentFile=, never into the unit. --install writes it into \
         ~/.config/systemd/user; enable it with systemctl --user enable --now vidrec-NAME, and \
         loginctl enable-linger for it to run when no one is logged in.
         """,
@@ -48,12 +50,14 @@ struct ServiceCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let binary = URL(fileURLWithPath: context.executable).standardizedFileURL.path
+        let secrets = CommandLineSecrets.systemdSecrets(startArguments, path: context.paths.configDirectory + "/vidrec-\(name).env")
         let service: SystemdUnit
         do {
-            service = try SystemdUnit.recordingService(name: name, binary: binary, startArguments: startArguments)
+            service = try SystemdUnit.recordingService(name: name, binary: binary, startArguments: secrets?.arguments ?? startArguments,
+                                                       secrets: secrets)
         } catch {
-            throw CLIError("cannot make the service for '\(TextSafety.printable(error.argument))': \(error.reason)", .usage)
+            throw CLIError("cannot make the service for '\(TextSafety.printable(RcloneRemote.redact(error.argument)))': \(error.reason)", .usage)
         }
-        return try SystemdUnitInstaller(units: [service], entryPoint: service.fileName).run(install: install, context)
+        return try SystemdUnitInstaller(units: [service], entryPoint: service.fileName, secrets: secrets).run(install: install, context)
     }
 }

@@ -23,16 +23,15 @@ struct UploadOptions {
             if move { throw .conflicting("--upload-move", "no --upload; add --upload REMOTE:PATH") }
             return nil
         }
-        guard UploadOptions.isRemote(remote) else {
-            throw .invalidValue(RcloneRemote.redact(remote), for: "--upload <remote:path>", reason: "give an rclone remote and path, such as s3:bucket/videos (a remote set up with 'rclone config'), :local:/srv/videos or /srv/videos")
+        guard !TextSafety.hasControlCharacters(remote) else {
+            throw .invalidValue(RcloneRemote.redact(remote), for: "--upload <remote:path>", reason: "it holds a control character (a newline, tab or escape); remove it")
+        }
+        do {
+            _ = try RcloneRemote(checking: remote)
+        } catch {
+            throw .invalidValue(RcloneRemote.redact(remote), for: "--upload <remote:path>", reason: error.description)
         }
         return UploadOptions(remote: remote, move: move)
-    }
-
-    /// Whether `text` reads as an rclone destination: `/folder`, `remote[,options]:path` or
-    /// `:backend[,options]:path`, with no control character.
-    static func isRemote(_ text: String) -> Bool {
-        RcloneRemote(parsing: text) != nil && !TextSafety.hasControlCharacters(text)
     }
 
     /// The configured remote's name (`s3` of `s3:bucket`), `nil` for a folder or an
