@@ -47,7 +47,7 @@ struct UploadOptions {
     ///   destination is the album (64).
     func check(environment: [String: String], album: String) throws -> Rclone {
         if let folder = RcloneRemote(parsing: remote)?.localFolder, FileSystem.sameFolder(folder, album) {
-            throw CLIError("--upload \(remote) is the album itself, so the upload would copy each file onto itself\(move ? " and --upload-move would remove it" : ""); upload to another folder or a remote", .usage)
+            throw CLIError("--upload \(RcloneRemote.redact(remote)) is the album itself, so the upload would copy each file onto itself\(move ? " and --upload-move would remove it" : ""); upload to another folder or a remote", .usage)
         }
         guard let rclone = Rclone(environment: environment) else {
             throw CLIError("rclone is not installed, and --upload needs it: install it with 'apt-get install rclone', or drop --upload", .unavailable)
