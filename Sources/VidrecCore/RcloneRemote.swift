@@ -231,8 +231,8 @@ public struct RcloneRemote: Sendable, Equatable {
         return nil
     }
 
-    /// The destination for messages: every option's value but the harmless ones is
-    /// `***`, and so is every `name=value` in the path.
+    /// The destination for messages: each option as ``shown(_:_:bare:)`` shows it, and
+    /// the path from its first `=` on as `***`.
     public var redacted: String {
         if name == nil, backend == nil { return path }
         let shownOptions = zip(options, valueOffsets).map { option, offsets in
