@@ -1,6 +1,6 @@
 import VidrecMedia
 
-/// The maximum-duration limiter's arithmetic (`--max SECONDS`).
+/// The maximum-duration limiter's arithmetic (`--max DURATION`).
 ///
 /// The limit is exact media time, counted in each stream's own units: a movie at
 /// `fps` frames per second holds exactly `round(max × fps)` frames, and its audio
@@ -15,9 +15,10 @@ public struct DurationLimit: Sendable, Equatable, CustomStringConvertible {
         self.seconds = seconds
     }
 
-    /// Parses `--max`: a positive decimal number of seconds up to 24 hours.
+    /// Parses `--max`: a positive duration (``Rational/init(duration:)``: `30`, `2.5`,
+    /// `90s`, `5m`, `1h`) up to 24 hours.
     public init?(parsing text: String) {
-        guard let value = Rational(parsing: text), value > Rational(0), value <= Rational(86_400) else { return nil }
+        guard let value = Rational(duration: text), value > Rational(0), value <= Rational(86_400) else { return nil }
         self.init(seconds: value)
     }
 

@@ -30,7 +30,7 @@ func runVidrec(_ arguments: [String], home: String) -> (code: Int32, out: String
         let home = try TemporaryHome()
         for (arguments, message) in [
             (["start", "--qualty", "high"], "Error: Unknown option '--qualty'. Did you mean '--quality'?"),
-            (["start", "--max=2", "--max=3"], "Error: Option '--max <seconds>' given more than once"),
+            (["start", "--max=2", "--max=3"], "Error: Option '--max <duration>' given more than once"),
             (["start", "-q"], "Error: Missing value for '--quality <preset>'"),
         ] {
             let result = runVidrec(arguments, home: home.path)
@@ -52,7 +52,7 @@ func runVidrec(_ arguments: [String], home: String) -> (code: Int32, out: String
             #expect(result.out.contains("USAGE: vidrec"))
             #expect(result.err.isEmpty)
         }
-        #expect(runVidrec(["start", "-h"], home: home.path).out.contains("--max <seconds>"))
+        #expect(runVidrec(["start", "-h"], home: home.path).out.contains("--max <duration>"))
     }
 
     @Test func aBrokenUserPresetNamesItsFileAndField() throws {

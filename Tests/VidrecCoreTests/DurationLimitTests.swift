@@ -18,7 +18,14 @@ import VidrecMedia
         #expect(try #require(DurationLimit(parsing: "0.01")).videoFrames(at: Rational(30)) == 1)
     }
 
-    @Test(arguments: ["0", "-1", "abc", "1e12", "86400.5", "", "inf"])
+    /// Every time option takes the same durations: seconds, or a number with s, m, h or d.
+    @Test(arguments: [("90s", Rational(90)), ("5m", Rational(300)), ("1.5h", Rational(5400)), ("1h", Rational(3600)),
+                      ("24h", Rational(86_400)), ("1d", Rational(86_400)), ("0.5s", Rational(1, 2)), ("30", Rational(30))] as [(String, Rational)])
+    func limitsTakeUnits(text: String, seconds: Rational) throws {
+        #expect(try #require(DurationLimit(parsing: text)).seconds == seconds)
+    }
+
+    @Test(arguments: ["0", "-1", "abc", "1e12", "86400.5", "", "inf", "25h", "2d", "5x", "m", "1h30m", "-5m", "0s"])
     func outOfRangeOrMalformedLimitsAreRejected(text: String) {
         #expect(DurationLimit(parsing: text) == nil)
     }

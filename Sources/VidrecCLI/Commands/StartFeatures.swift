@@ -61,7 +61,7 @@ enum StartFeatures {
             .option("snap-every", value: "duration", help: "Also take a still photo (JPEG) of the recorded picture this often (10s, 5m, 1h; a plain number is seconds): a time-lapse beside the movie, which loses no frame for it. Each photo is pending like a 'vidrec snap' photo; with --save each is saved to the photo album as it is taken."),
         ]) { arguments, options throws(ParserError) in
             guard let text = arguments[option: "snap-every"] else { return nil }
-            guard let seconds = StartOptions.duration(text), seconds >= Rational(1), seconds <= Rational(86_400) else {
+            guard let seconds = Rational(duration: text), seconds >= Rational(1), seconds <= Rational(86_400) else {
                 throw .invalidValue(text, for: "--snap-every <duration>", reason: "give an interval from 1 s to 24 h, such as 10s, 5m or 30 (seconds)")
             }
             return { setup in

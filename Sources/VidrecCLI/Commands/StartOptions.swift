@@ -24,7 +24,7 @@ struct StartOptions {
             .option("fit", value: "how", help: "How to fit a camera picture of another aspect ratio: crop (fill, cutting the edges), pad (black bars) or stretch. (default: crop)"),
             .option("mic", value: "mic", help: "A microphone: an ALSA name (default, hw:1,0, plughw:…), an index from 'vidrec devices', 'test' for a 1 kHz tone, or 'none'. (default: default)"),
             .option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)"),
-            .option("max", value: "seconds", help: "Stop after exactly this much media time, such as 30 or 2.5."),
+            .option("max", value: "duration", help: "Stop after exactly this much media time: seconds (30, 2.5) or with a unit (90s, 5m, 1h), at most 24 h."),
             .option("max-size", value: "size", help: "Stop before the file exceeds this size, such as 500K, 50M or 2G."),
             .option("min-free", value: "size", help: "Stop before the disk has less free space than this; 0 turns the check off. (default: 200M)"),
             .flag("save", help: "Save to the album when the recording ends well."),
@@ -39,8 +39,8 @@ struct StartOptions {
             .option("video", value: "auto|copy|encode", help: "Store the camera's own H.264 (or, for an mjpeg preset, its Motion JPEG) as it is, for next to no CPU (copy); decode and encode as the preset says (encode); or copy when the camera sends the preset's codec at its size and rate and nothing changes the picture (auto). (default: the preset's video.handling, else auto)"),
             .option("segment", value: "duration", help: "Record as a series of files of this length (10s, 5m, 1h; a plain number is seconds), each a finished movie that plays on its own, until stopped or --max. With --save each is saved as it closes; --name names each from its own start time."),
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
-            .option("pre", value: "seconds", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
-            .option("post", value: "seconds", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
+            .option("pre", value: "duration", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
+            .option("post", value: "duration", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
         ] + StartFeatures.arguments + [
             .option("log", value: "file", help: "Also append every message, with the time, to this file: a regular file of your own that no other user can write, not a symbolic link (made 0600 if new)."),
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
@@ -91,7 +91,7 @@ struct StartOptions {
         cameraFormat = try StartOptions.cameraFormat(arguments, camera: camera)
         if let text = arguments[option: "max"] {
             guard let limit = DurationLimit(parsing: text) else {
-                throw .invalidValue(text, for: "--max <seconds>", reason: "give a number of seconds greater than 0 and at most 86400, such as 30 or 2.5")
+                throw .invalidValue(text, for: "--max <duration>", reason: "give a length greater than 0 and at most 24 h, such as 30 (seconds), 2.5, 90s, 5m or 1h")
             }
             self.limit = limit
         }
@@ -114,7 +114,7 @@ struct StartOptions {
         }
         albumMaxSize = try StartOptions.size(arguments[option: "album-max-size"], "--album-max-size <size>", minimum: 100_000)
         if let text = arguments[option: "max-age"] {
-            guard let seconds = StartOptions.duration(text), seconds >= Rational(1), seconds <= Rational(3650 * 86_400) else {
+            guard let seconds = Rational(duration: text), seconds >= Rational(1), seconds <= Rational(3650 * 86_400) else {
                 throw .invalidValue(text, for: "--max-age <duration>", reason: "give an age such as 7d, 12h or 30m (at most 3650d)")
             }
             maxAge = seconds
@@ -129,7 +129,7 @@ struct StartOptions {
         }
         (controls, keepControls) = try StartOptions.controls(arguments)
         if let text = arguments[option: "segment"] {
-            guard let seconds = StartOptions.duration(text), seconds >= Rational(1), seconds <= Rational(86_400) else {
+            guard let seconds = Rational(duration: text), seconds >= Rational(1), seconds <= Rational(86_400) else {
                 throw .invalidValue(text, for: "--segment <duration>", reason: "give a length from 1 s to 24 h, such as 10s, 5m, 1h or 90 (seconds)")
             }
             segment = seconds
@@ -140,8 +140,8 @@ struct StartOptions {
             var lengths: [Double] = []
             for (option, fallback) in [("pre", 5.0), ("post", 10.0)] {
                 guard let text = arguments[option: option] else { lengths.append(fallback); continue }
-                guard let seconds = StartOptions.duration(text), seconds >= Rational(0), seconds <= Rational(600) else {
-                    throw .invalidValue(text, for: "--\(option) <seconds>", reason: "give seconds from 0 to 600, such as 10 or 2.5")
+                guard let seconds = Rational(duration: text), seconds >= Rational(0), seconds <= Rational(600) else {
+                    throw .invalidValue(text, for: "--\(option) <duration>", reason: "give a length from 0 to 10 m, such as 10 (seconds), 2.5, 30s or 1m")
                 }
                 lengths.append(seconds.doubleValue)
             }
@@ -257,15 +257,6 @@ struct StartOptions {
         let keepControls = arguments.has("keep-controls")
         if keepControls, controls.isEmpty { throw .conflicting("--keep-controls", "no control set; add --set NAME=VALUE") }
         return (controls, keepControls)
-    }
-
-    /// Parses a duration: `10s`, `5m`, `1h`, `2d`, or a plain number of seconds (`2.5`).
-    static func duration(_ text: String) -> Rational? {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let last = text.last, let unit = units[last] {
-            return Rational(parsing: String(text.dropLast()))?.multiplied(by: Rational(unit))
-        }
-        return Rational(parsing: text)
     }
 
     /// Parses a size option (`500K`, `50M`, `2G`), at least `minimum` bytes (0 allowed if 0).

@@ -16,7 +16,7 @@ struct StopCommand: VidrecCommand {
         arguments: [
             .positional("id", optional: true, help: "The recording to stop; needed when several are running."),
             .flag("all", help: "Stop every running recording."),
-            .option("timeout", value: "seconds", help: "How long to wait for the file to be final. (default: 60)"),
+            .option("timeout", value: "duration", help: "How long to wait for the file to be final. (default: 60)"),
         ])
 
     var id: String?
@@ -29,10 +29,10 @@ struct StopCommand: VidrecCommand {
         if id != nil, all { throw .conflicting("<id>", "--all") }
         timeout = 60
         if let text = arguments[option: "timeout"] {
-            guard let value = Double(text), value > 0, value <= 3600 else {
-                throw .invalidValue(text, for: "--timeout <seconds>", reason: "give a number of seconds from 0 to 3600")
+            guard let value = Rational(duration: text), value > Rational(0), value <= Rational(3600) else {
+                throw .invalidValue(text, for: "--timeout <duration>", reason: "give a length greater than 0 and at most 1 h, such as 60 (seconds), 90s or 5m")
             }
-            timeout = value
+            timeout = value.doubleValue
         }
     }
 

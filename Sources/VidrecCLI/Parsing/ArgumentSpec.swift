@@ -41,7 +41,7 @@ public struct ArgumentSpec: Sendable {
         ArgumentSpec(name: name, kind: .positional(optional: optional), help: help, short: nil)
     }
 
-    /// How the argument reads in usage and messages: `--max <seconds>`, `--save`, `<id>`.
+    /// How the argument reads in usage and messages: `--max <duration>`, `--save`, `<id>`.
     public var synopsis: String {
         switch kind {
         case .option(let value): "--\(name) <\(value)>"
