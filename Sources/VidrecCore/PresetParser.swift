@@ -75,8 +75,7 @@ public struct PresetParser: Sendable {
         if crf == nil && videoBitRate == nil {
             throw .invalidField(file: file, field: "video.crf", problem: "is missing: give 'video.crf' (constant quality) or 'video.bitRate' (or both)")
         }
-        let oneSecond = Int((frameRate.numerator + frameRate.denominator - 1) / frameRate.denominator)
-        let keyframeInterval = try video.integer("keyframeInterval", in: 1...max(1, oneSecond),
+        let keyframeInterval = try video.integer("keyframeInterval", in: 1...VideoEncoding.maximumKeyframeInterval(at: frameRate),
                                                  why: " (at most one second of frames, so that a crash loses at most one second)")
         let pixelFormat = try video.string("pixelFormat")!
         guard pixelFormatExists(pixelFormat) else {

@@ -2,7 +2,7 @@ import Foundation
 import VidrecMedia
 import VidrecSystem
 
-/// Runs the upload queue on its own thread (`vidrec-upload`): uploads each due job,
+/// Runs the upload queue on its own thread (`vidrec.upload`): uploads each due job,
 /// verifies it, then removes it from the queue (and, with `--upload-move`, the local
 /// file); a failed attempt is written back with a back-off (2 s doubling to 5 min).
 ///
@@ -39,7 +39,7 @@ public final class UploadWorker: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard thread == nil else { return }
-        thread = NamedThread(name: "vidrec-upload") { [self] in run() }
+        thread = NamedThread(name: "vidrec.upload") { [self] in run() }
     }
 
     /// Says a job was queued: the thread looks at the queue again at once.
@@ -58,7 +58,7 @@ public final class UploadWorker: @unchecked Sendable {
         finishing = true
         attemptsAtEnd = attempts
         condition.broadcast()
-        if thread == nil { thread = NamedThread(name: "vidrec-upload") { [self] in run() } }
+        if thread == nil { thread = NamedThread(name: "vidrec.upload") { [self] in run() } }
         let running = thread
         condition.unlock()
         running?.join()

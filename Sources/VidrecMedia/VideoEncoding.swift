@@ -59,6 +59,13 @@ public struct VideoEncoding: Sendable, Equatable {
         self.bitRate = bitRate
         self.keyframeInterval = keyframeInterval
     }
+
+    /// The longest keyframe interval vidrec allows at `frameRate`: one second of frames,
+    /// rounded up, so that a crash (whose file is cut at a keyframe) loses at most one
+    /// second.
+    public static func maximumKeyframeInterval(at frameRate: Rational) -> Int {
+        max(1, Int((frameRate.numerator + frameRate.denominator - 1) / frameRate.denominator))
+    }
 }
 
 extension VideoEncoding {

@@ -2,7 +2,7 @@ import VidrecCore
 import VidrecSystem
 
 /// `--upload` on `vidrec start`: each file the recording saves is queued durably and
-/// uploaded on the `vidrec-upload` thread while recording goes on; once the recording
+/// uploaded on the `vidrec.upload` thread while recording goes on; once the recording
 /// has ended, what is queued gets a few more tries, and what is left stays queued for
 /// `vidrec upload` or the next `vidrec start --upload` (exit 75, said even with
 /// `--quiet`).

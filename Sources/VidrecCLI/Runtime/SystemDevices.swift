@@ -109,8 +109,7 @@ final class SystemDevices: RecordingDevices, Sendable {
         let output = min(source.videoFormat.frameRate, video.frameRate)
         if output != video.frameRate {
             video.frameRate = output
-            let oneSecond = Int((output.numerator + output.denominator - 1) / output.denominator)
-            video.keyframeInterval = max(1, min(video.keyframeInterval, oneSecond))
+            video.keyframeInterval = min(video.keyframeInterval, VideoEncoding.maximumKeyframeInterval(at: output))
         }
         report(choice.summary)
         return OpenedCamera(source: source, path: description.path,

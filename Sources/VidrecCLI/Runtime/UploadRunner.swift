@@ -4,7 +4,7 @@ import VidrecMedia
 import VidrecSystem
 
 /// The upload queue as one command runs it: queues what the command saves, uploads on
-/// the `vidrec-upload` thread while the command goes on, and at the end gives what is
+/// the `vidrec.upload` thread while the command goes on, and at the end gives what is
 /// left a few more tries before leaving it queued for the next run.
 final class UploadRunner: Sendable {
     private let queue: UploadQueue
