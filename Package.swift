@@ -2,12 +2,13 @@
 //
 // vidrec: a command-line video recorder for Linux.
 //
-// Targets, from the bottom up (see README.md, "Architecture"):
+// Targets, from the bottom up (docs/ARCHITECTURE.md says more):
 //   C*                 system libraries (FFmpeg, ALSA, libv4l2, libjpeg-turbo's TurboJPEG,
-//                      libmicrohttpd) and
-//                      shims for what Swift cannot import (libavfilter,
+//                      libmicrohttpd) and shims for what Swift cannot import (libavfilter,
 //                      used only by the contact sheet, is loaded when first used); the
 //                      VERSION file, embedded
+//   VidrecSystem       the system-call seam: file descriptors, syscalls with their errors
+//                      and debug-only fault injection, exit codes, named threads, clocks
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
 //                      connections (a thread and a bounded queue each), queues, errors
 //   VidrecMP4          finishing a fragmented MP4 in place: an index over the data on disk
