@@ -64,15 +64,15 @@ struct StopCommand: VidrecCommand {
                 throw CLIError("cannot signal recording \(entry.id) (pid \(pid)): \(error.reason)", .temporaryFailure)
             }
         }
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = MonotonicClock.now() + Int64(timeout * 1e9)
         for entry in targets {
             // A continuous recording closes and opens segments until it ends: wait for
             // the process, not for one segment.
             while RecordingLock.isHeld(entry.lockPath) || store.runningRecordings().contains(where: { $0.sidecar.pid == entry.sidecar.pid }) {
-                guard Date() < deadline else {
+                guard MonotonicClock.now() < deadline else {
                     throw CLIError("recording \(entry.id) did not finish within \(Int(timeout)) s; it is still running (pid \(entry.sidecar.pid))", .temporaryFailure)
                 }
-                usleep(50_000)
+                MonotonicClock.sleep(until: MonotonicClock.now() + 50_000_000)
             }
             if let finished = try? store.entry(id: entry.id) {
                 let duration = String(format: "%.3f s", finished.sidecar.duration ?? 0)
