@@ -16,7 +16,8 @@ import VidrecHTTP
 final class ServeCredentials: Sendable {
     /// The token in the token file.
     let token: ServeToken
-    private let port = Mutex<UInt16?>(nil)
+    /// What is derived for the port, worked out once when it is bound.
+    private let bound = Mutex<(cookie: (name: String, value: String), pageKey: String)?>(nil)
 
     init(token: ServeToken) {
         self.token = token
@@ -25,21 +26,19 @@ final class ServeCredentials: Sendable {
     /// Binds the values to `port`, once the server listens there. Before, only the token
     /// itself is taken.
     func bind(port: UInt16) {
-        self.port.withLock { $0 = port }
+        let cookie = (ServeCredentials.cookieName(port: port), HMACSHA256.hex(key: token.value, message: "cookie \(port)"))
+        let pageKey = HMACSHA256.hex(key: token.value, message: "page \(port)")
+        bound.withLock { $0 = (cookie, pageKey) }
     }
 
     /// The cookie's name for `port`.
     static func cookieName(port: UInt16) -> String { "vidrec-token-\(port)" }
 
     /// The cookie's name and value, once bound.
-    var cookie: (name: String, value: String)? {
-        port.withLock { $0 }.map { (ServeCredentials.cookieName(port: $0), HMACSHA256.hex(key: token.value, message: "cookie \($0)")) }
-    }
+    var cookie: (name: String, value: String)? { bound.withLock { $0?.cookie } }
 
     /// The value the page's script sends in `X-Vidrec-Token`, once bound.
-    var pageKey: String? {
-        port.withLock { $0 }.map { HMACSHA256.hex(key: token.value, message: "page \($0)") }
-    }
+    var pageKey: String? { bound.withLock { $0?.pageKey } }
 
     /// The `Set-Cookie` header of the entry address: a session cookie for this server's
     /// paths, which scripts cannot read and other sites' requests do not carry.
