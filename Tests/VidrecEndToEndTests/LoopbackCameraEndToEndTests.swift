@@ -21,14 +21,13 @@ extension KernelDriverTests {
         }
 
         /// Every frame in the file is the camera's, in order, and every frame missing is
-        /// one the sidecar counts as dropped.
-        static func expectEveryDeliveredFrame(_ file: String, sidecar: [String: Any], slots: Int) throws {
+        /// one the sidecar counts as dropped. Returns how many of the missing frames the
+        /// camera never delivered (its own sequence numbers skipped them) or took with it
+        /// (the H.264 frames after a lost one, up to the next keyframe).
+        @discardableResult
+        static func expectEveryDeliveredFrame(_ file: String, sidecar: [String: Any], slots: Int) throws -> Int {
             let numbers = try Probe.frameNumbers(file, width: size.width, height: size.height, everyPacket: true)
-            // Counted from the second frame: a first frame written late (the feeder
-            // catching up as the reader starts) makes the next look simultaneous with it,
-            // and that one is left out uncounted; the first frame's time is the movie's
-            // origin and is not estimated again (a known gap, in issue 25's notes).
-            let missing = try #require(LoopbackCamera.missingFrames(Array(numbers.dropFirst())), "frames out of order: \(numbers)")
+            let missing = try #require(LoopbackCamera.missingFrames(numbers), "frames out of order: \(numbers)")
             let dropped = try #require(sidecar["droppedFrames"] as? Int)
             // Frames the device itself says it skipped (v4l2loopback's sequence numbers
             // count every frame written; a reader that starts between two writes misses
@@ -42,12 +41,19 @@ extension KernelDriverTests {
             // the next keyframe (the picture before lasts over their slots); only a lost
             // frame may cause that.
             let leftOut = sidecar["undecodableFrames"] as? Int ?? 0
+            // One frame more may be missing right after the first: a first frame written
+            // late (the feeder catching up as the reader starts) makes the next look
+            // simultaneous with it, and that one is left out uncounted; the first frame's
+            // time is the movie's origin and is not estimated again (a known gap, in
+            // issue 25's notes).
+            let uncounted = numbers.count > 1 && LoopbackCamera.missingFrames(Array(numbers.prefix(2)))! > 0 ? 1 : 0
             let counts = "\(dropped) dropped, \(skipped) skipped by the camera, \(surplus) without a slot, \(leftOut) left out"
             #expect(numbers.count + dropped + leftOut == slots, "\(numbers.count) frames, \(counts): \(numbers)")
             #expect(leftOut == 0 || dropped + skipped + surplus > 0, "\(counts): \(numbers)")
-            #expect(missing >= dropped && missing <= dropped + skipped + surplus + leftOut,
+            #expect(missing >= dropped && missing <= dropped + skipped + surplus + leftOut + uncounted,
                     "frames lost without a trace (\(counts)): \(numbers)")
             #expect(dropped + surplus <= slots / 10, "\(counts): \(numbers)")
+            return min(missing, skipped + leftOut)
         }
 
         static func expectColours(_ file: String) throws {
@@ -69,23 +75,27 @@ extension KernelDriverTests {
             let video = try #require(try Probe.streams(file).first(where: { $0.kind == "video" }))
             #expect(video.codec == codec)
             try check(file)
-            try expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
+            let notDelivered = try expectEveryDeliveredFrame(file, sidecar: sidecar, slots: 60)
             try expectColours(file)
-            try expectAsManyFramesAsFFmpegReads(file, kind: kind, home: home)
+            try expectAsManyFramesAsFFmpegReads(file, kind: kind, home: home, notDelivered: notDelivered)
             withExtendedLifetime(camera) {}
         }
 
         /// The same camera read by `ffmpeg -f v4l2 … -c copy` for as many frames as vidrec
         /// has slots: vidrec's file holds as many of the camera's frames, give or take
-        /// two (the two programs start at different instants of the uneven feeder).
-        static func expectAsManyFramesAsFFmpegReads(_ file: String, kind: LoopbackCamera.Kind, home: Home) throws {
+        /// two (the two programs start at different instants of the uneven feeder), and
+        /// but for the `notDelivered` frames the device reported it never gave vidrec (a
+        /// guest stalled on a busy machine, which ffmpeg's later run may not meet).
+        static func expectAsManyFramesAsFFmpegReads(_ file: String, kind: LoopbackCamera.Kind, home: Home,
+                                                    notDelivered: Int) throws {
             let copy = home.path + "/ffmpeg-copy.mkv"
             _ = try Probe.tool("ffmpeg", ["-v", "error", "-f", "v4l2", "-input_format", kind == .h264 ? "h264" : "mjpeg",
                                           "-video_size", "\(size.width)x\(size.height)", "-framerate", "\(LoopbackCamera.rate)",
                                           "-i", LoopbackCamera.device, "-c", "copy", "-frames:v", "60", copy])
             let theirs = Set(try Probe.frameNumbers(copy, width: size.width, height: size.height, everyPacket: true))
             let ours = Set(try Probe.frameNumbers(file, width: size.width, height: size.height, everyPacket: true))
-            #expect(ours.count >= theirs.count - 2, "vidrec kept \(ours.count) of the camera's frames, ffmpeg read \(theirs.count)")
+            #expect(ours.count + notDelivered >= theirs.count - 2,
+                    "vidrec kept \(ours.count) of the camera's frames (\(notDelivered) never delivered), ffmpeg read \(theirs.count)")
         }
 
         @Test func anMJPEGCameraIsCopiedWithEveryFrameItDelivers() throws {
