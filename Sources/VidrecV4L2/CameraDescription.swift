@@ -17,6 +17,10 @@ public struct CameraDescription: Sendable, Equatable {
     public var formats: [String]
     /// Controls (brightness, focus, exposure, …) with their ranges and values.
     public var controls: [CameraControl]
+    /// The stable names udev gives the node (`/dev/v4l/by-id/usb-…-video-index0`, then
+    /// `/dev/v4l/by-path/…`): they name the same camera after a replug or a reboot,
+    /// whatever number its node gets.
+    public var links: [String] = []
 }
 
 extension CameraDescription {

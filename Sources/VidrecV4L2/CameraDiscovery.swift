@@ -47,7 +47,21 @@ public struct CameraDiscovery: Sendable {
         let (modes, formats) = try device.modes(listing)
         return CameraDescription(
             path: path, name: String(cTuple: capability.card), driver: String(cTuple: capability.driver),
-            bus: String(cTuple: capability.bus_info), modes: modes, formats: formats, controls: device.controls())
+            bus: String(cTuple: capability.bus_info), modes: modes, formats: formats, controls: device.controls(),
+            links: links(to: path))
+    }
+
+    /// The links in `<deviceDirectory>/v4l/by-id` and `…/by-path` that lead to `path`'s
+    /// node, by-id first, each folder in name order.
+    func links(to path: String) -> [String] {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return ["by-id", "by-path"].flatMap { folder -> [String] in
+            let directory = deviceDirectory + "/v4l/" + folder
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.sorted().map { directory + "/" + $0 }.filter {
+                URL(fileURLWithPath: $0).resolvingSymlinksInPath().path == target
+            }
+        }
     }
 
     /// Resolves `--camera`: `default` (the first camera), a path, an index from

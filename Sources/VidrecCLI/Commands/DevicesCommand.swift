@@ -28,7 +28,7 @@ struct DevicesCommand: VidrecCommand {
         if json {
             let object: [String: Any] = [
                 "cameras": cameras.enumerated().map { index, camera in [
-                    "index": index, "path": camera.path, "name": camera.name, "driver": camera.driver, "bus": camera.bus,
+                    "index": index, "path": camera.path, "links": camera.links, "name": camera.name, "driver": camera.driver, "bus": camera.bus,
                     "unusable": camera.unusableReason as Any,
                     "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
                                                   "frameRate": $0.frameRate.description, "emulated": $0.emulated] as [String: Any] },
@@ -51,6 +51,7 @@ struct DevicesCommand: VidrecCommand {
         if cameras.isEmpty { context.out("  none (no /dev/video* device can capture video)\n") }
         for (index, camera) in cameras.enumerated() {
             context.out("  \(index): \(camera.path)  \(camera.name)  (\(camera.driver), \(camera.bus))\n")
+            for link in camera.links { context.out("     also: \(link)\n") }
             if let reason = camera.unusableReason { context.out("     not recordable: \(reason)\n") }
             var byFormat: [String: [CameraMode]] = [:]
             for mode in camera.modes { byFormat[mode.fourcc + (mode.emulated ? " (converted by libv4l)" : ""), default: []].append(mode) }
