@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// A USB webcam with a microphone on the VM's own USB bus (`vm/usb-camera`): a configfs
+/// gadget on dummy_hcd (built by `vm/run` with isochronous transfers), seen by the
+/// kernel's uvcvideo and snd-usb-audio as a webcam on a cable. Its device side
+/// (`vm/usb-gadget/uvc-gadget.c`) sends YUYV or MJPEG at 640x360, 640x480, 1280x720 and
+/// 1920x1080, at 30, 15 or 10 fps, each frame numbered in its bottom strip, and logs
+/// what the host asks (`streamon 640x480 YUYV 333333/10000000`, `brightness 200`). In
+/// the VM only; `stop()` (or the end of the test) takes it away.
+final class USBCamera {
+    /// The stable name udev gives it.
+    static let byID = "/dev/v4l/by-id/usb-vidrec_vidrec_test_webcam_0001-video-index0"
+    /// Its name as the driver reports it.
+    static let name = "vidrec test webcam: UVC Camera"
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("vm/usb-camera").path
+
+    /// The host side's capture node (`/dev/videoN`).
+    let node: String
+    private var stopped = false
+
+    /// Makes the gadget and plugs it in; returns once the host has bound it.
+    init(tone: Int = 1000) throws {
+        node = try LoopbackCamera.output(Self.script, ["start", "--tone", "\(tone)"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(node.hasPrefix("/dev/video"), "vm/usb-camera start printed \(node)")
+    }
+
+    /// What the device side has logged so far.
+    var gadgetLog: String {
+        (try? String(contentsOfFile: "/run/usb-camera/gadget.log", encoding: .utf8)) ?? ""
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        _ = try? LoopbackCamera.output(Self.script, ["stop"])
+    }
+
+    deinit { stop() }
+}
