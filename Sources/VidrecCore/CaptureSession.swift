@@ -40,6 +40,7 @@ public final class CaptureSession: Sendable {
     private let limits: RecordingLimits
     private let freeSpace: @Sendable () -> Int64?
     private let queue: CaptureQueue
+    private let reconnection: CameraReconnection?
     private let stopRequested = Atomic<Bool>(false)
     /// Whether the movie is to be paused, as last asked, and the newest asking the loop
     /// has not applied yet (with its time).
@@ -54,9 +55,12 @@ public final class CaptureSession: Sendable {
     ///   - limits: duration, file size and free-space limits.
     ///   - freeSpace: bytes free where the file is written (checked every second).
     ///   - queue: the queue the sources push into.
+    ///   - reconnection: how a camera that goes away is waited for (`--reconnect`);
+    ///     `nil`: its loss ends the recording.
     public init(video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational,
                 limits: RecordingLimits, freeSpace: @escaping @Sendable () -> Int64? = { nil },
-                queue: CaptureQueue = CaptureQueue()) {
+                queue: CaptureQueue = CaptureQueue(), reconnection: CameraReconnection? = nil) {
+        self.reconnection = reconnection
         self.firstVideo = Mutex(video)
         self.audio = audio
         self.frameRate = frameRate
@@ -169,22 +173,27 @@ public final class CaptureSession: Sendable {
     ///   - stretcher: resamples audio to correct the microphone's clock drift; without
     ///     one, drift is left uncorrected.
     ///   - progress: called about twice a second on this thread.
+    ///   - cameraEvents: called on this thread when the camera goes, comes back, or is
+    ///     given up on (``CameraReconnection``).
     /// - Returns: the outcome; a failure of a source or of an essential output is reported
     ///   in it, after every output has been finished with what was recorded before it.
     /// - Throws: only when a source cannot be started (nothing has been recorded).
     public func run(outputs: [OutputConnection], stretcher: (any AudioStretching)? = nil,
-                    progress: (SessionProgress) -> Void = { _ in }) throws -> RecordingOutcome {
+                    progress: (SessionProgress) -> Void = { _ in },
+                    cameraEvents: (CameraReconnection.Event) -> Void = { _ in }) throws -> RecordingOutcome {
         guard let movie = outputs.first(where: \.policy.isEssential) else {
             preconditionFailure("a capture session needs an essential output")
         }
         if startedVideo.withLock({ $0 == nil }) { try startSources() }
-        guard let video = startedVideo.withLock({ started in defer { started = nil }; return started }) else {
-            preconditionFailure("a capture session runs once")
-        }
+        guard startedVideo.withLock({ $0 != nil }) else { preconditionFailure("a capture session runs once") }
         running.store(true, ordering: .sequentiallyConsistent)
         for output in outputs { output.start() }
-        var loop = SessionLoop(outputs: outputs, movie: movie, stretcher: stretcher, video: video, audio: audio,
-                               frameRate: frameRate, limit: limits.duration)
+        // The camera goes straight into the loop, the one owner of it from here: a camera
+        // switched away from, or one that went, is closed as the loop lets it go (the
+        // same device can then be opened again).
+        var loop = SessionLoop(outputs: outputs, movie: movie, stretcher: stretcher,
+                               video: startedVideo.withLock { started in defer { started = nil }; return started! },
+                               audio: audio, frameRate: frameRate, limit: limits.duration, reconnection: reconnection)
         while !loop.timeline.isComplete(now: MonotonicClock.now()) {
             let now = MonotonicClock.now()
             if let failed = outputs.first(where: { $0.policy.isEssential && $0.failure != nil }) {
@@ -200,9 +209,13 @@ public final class CaptureSession: Sendable {
                 loop.switchCamera(request, queue: queue)
                 pendingSwitch.withLock { $0 = nil }
             }
+            loop.checkLostCamera(now: now, queue: queue)
+            for event in loop.takeEvents() { cameraEvents(event) }
             guard let event = queue.pop(timeout: 0.05) else { continue }
             loop.handle(event)
         }
+        loop.lost?.reconnector.cancel()
+        loop.lost = nil
         if loop.outputFailure == nil { loop.releaseHeld() }
         // A switch whose camera sent nothing before the end: it records from the end on.
         loop.switching?.finish(.success(Rational(loop.timeline.lastFrameIndex + 1) * frameRate.reciprocal))
@@ -247,9 +260,16 @@ public final class CaptureSession: Sendable {
             loop.limitReason = reason
             loop.timeline.stop(at: now)
         }
-        if loop.sourceFailure == nil, let stall = loop.timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
-            loop.sourceFailure = CaptureSessionError.stalled(stall == .video ? loop.video.displayName : audio!.displayName, stall)
-            loop.timeline.stop(at: now)
+        if loop.sourceFailure == nil, loop.lost == nil,
+           let stall = loop.timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
+            let failure = CaptureSessionError.stalled(stall == .video ? loop.video.displayName : audio!.displayName, stall)
+            if stall == .video, loop.canWaitForCamera {
+                // A camera that stopped sending without a word is waited for as one that went.
+                loop.loseCamera(failure, reason: "it sent nothing for \(CaptureTiming.stallTimeout.wholeSeconds) s", at: now)
+            } else {
+                loop.sourceFailure = failure
+                loop.timeline.stop(at: now)
+            }
         }
     }
 
@@ -291,6 +311,8 @@ public final class CaptureSession: Sendable {
         outcome.movedSoundStart = timeline.movedStart
         outcome.pausedFrames = timeline.pausedFrames
         outcome.clockOrigin = timeline.origin
+        outcome.cameraGapFrames = loop.lostFilled
+        outcome.cameraReturns = loop.returns
         return outcome
     }
 }

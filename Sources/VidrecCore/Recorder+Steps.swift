@@ -73,10 +73,31 @@ extension Recorder {
         let freeSpace = freeSpace
         let session = CaptureSession(video: opened!.source, audio: audio, frameRate: preset.settings.video.frameRate,
                                      limits: limits, freeSpace: { freeSpace(pending) },
-                                     queue: CaptureQueue.sized(for: camera.format))
+                                     queue: CaptureQueue.sized(for: camera.format),
+                                     reconnection: reconnection(request, video: preset.settings.video, camera: camera.name,
+                                                                copiesStream: copiedStream != nil))
         opened = nil
         try session.startSources()
         return Making(preset: preset, camera: camera, copiedStream: copiedStream, audio: audio, session: session)
+    }
+
+    /// How the session waits for a camera that goes away (`--reconnect`): it opens the
+    /// camera as at the start and takes it only as the same camera in the same mode.
+    /// `nil` (its loss ends the recording) without a window, for a sound recording, and
+    /// for a camera whose stream the movie stores as it is (another stream of it could
+    /// not continue the file's).
+    func reconnection(_ request: RecordingRequest, video: VideoEncoding, camera: String,
+                      copiesStream: Bool) -> CameraReconnection? {
+        guard let window = request.reconnect, window > Rational(0), video.isRecorded, !copiesStream else { return nil }
+        let devices = self.devices
+        return CameraReconnection(window: window) {
+            var reopened = video
+            let opened = try devices.openCamera(adjusting: &reopened)
+            guard opened.source.displayName == camera, reopened == video, opened.copiedStream == nil else {
+                throw RecorderError.otherCamera(expected: camera, found: opened.source.displayName)
+            }
+            return opened.source
+        }
     }
 
     /// Creates the recording in the pending area (locked, with its sidecar) and, for a
@@ -191,12 +212,12 @@ extension Recorder {
         let outcome: RecordingOutcome
         do {
             let isAudioOnly = recording.preset.settings.isAudioOnly
-            outcome = try recording.session.run(outputs: [movie] + features, stretcher: stretcher) { progress in
+            outcome = try recording.session.run(outputs: [movie] + features, stretcher: stretcher, progress: { progress in
                 var progress = progress
                 progress.isAudioOnly = isAudioOnly
                 events(.progress(progress))
                 store.writeProgress(progress, id: progressID())
-            }
+            }, cameraEvents: { events(.camera($0)) })
         } catch {
             // Nothing was recorded, so nothing is kept.
             store.abandon(entry)

@@ -193,6 +193,9 @@ public final class Recorder: Sendable {
         sidecar.pausedFrames = outcome.pausedFrames > 0 ? outcome.pausedFrames : nil
         sidecar.repeatedFrames = outcome.repeatedFrames
         sidecar.switchFilledFrames = outcome.switchFilledFrames > 0 ? outcome.switchFilledFrames : nil
+        let cameraWent = outcome.cameraGapFrames > 0 || outcome.cameraReturns > 0
+        sidecar.cameraGapFrames = cameraWent ? outcome.cameraGapFrames : nil
+        sidecar.cameraReturns = cameraWent ? outcome.cameraReturns : nil
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
         sidecar.closingSilence = report.audioSampleRate.map { Double(outcome.closingSilence) / Double($0) }
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }

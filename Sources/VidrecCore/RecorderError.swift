@@ -23,6 +23,9 @@ public enum RecorderError: Error, Sendable, Equatable {
     case switchWithoutCamera
     /// A feature that works on the picture (named) was asked of a sound recording.
     case needsPicture(String)
+    /// The camera waited for (`--reconnect`) opened as another camera (found), or in
+    /// another mode.
+    case otherCamera(expected: String, found: String)
 }
 
 extension RecorderError: CustomStringConvertible {
@@ -46,6 +49,8 @@ extension RecorderError: CustomStringConvertible {
             "a sound recording has no camera to switch, and a movie cannot go on without a camera"
         case let .needsPicture(feature):
             "\(feature) needs a picture, and this recording has no camera; leave it out or give a camera"
+        case let .otherCamera(expected, found):
+            "the camera opened is \(found), not \(expected) in the recording's mode"
         }
     }
 }
@@ -54,7 +59,7 @@ extension RecorderError: ExitCoded {
     public var exitCode: ExitCode {
         switch self {
         case .lowDiskSpace: .ioError
-        case .cameraBusy: .temporaryFailure
+        case .cameraBusy, .otherCamera: .temporaryFailure
         case .alreadyRecordingFrom, .copiedStreamCannotSwitch, .copiedStreamCannotPause,
              .switchWithoutCamera, .needsPicture: .usage
         case .nothingToRecord: .dataError

@@ -7,6 +7,8 @@ public enum RecorderEvent: Sendable {
     case started(id: String, preset: String, settings: String, sources: [String], limit: DurationLimit?)
     /// About twice a second while recording.
     case progress(SessionProgress)
+    /// The camera went away, came back, or was given up on (`--reconnect`).
+    case camera(CameraReconnection.Event)
     /// Recording has ended; finalizing and saving follow.
     case ended
 }

@@ -37,6 +37,11 @@ public struct RecordingOutcome: Sendable {
     /// Slots between a camera switch and the new camera's first frame, holding a
     /// repeat of the old camera's last frame (counted in ``videoFrames``).
     public var switchFilledFrames: Int64 = 0
+    /// Slots that held the last picture while the camera was gone and until it came
+    /// back (``CameraReconnection``; counted in ``videoFrames``), and how often it came
+    /// back.
+    public var cameraGapFrames: Int64 = 0
+    public var cameraReturns = 0
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
     /// Audio frames of silence appended at the end because the microphone had not

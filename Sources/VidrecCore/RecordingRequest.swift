@@ -28,6 +28,9 @@ public struct RecordingRequest: Sendable {
     /// The private folder the recording's control socket goes in (`ID.sock`, named in
     /// the sidecar for `vidrec snap`, `switch` and `trigger`); `nil`: no socket.
     public var controlFolder: String?
+    /// `--reconnect`: how long, in seconds, a camera that goes away is waited for
+    /// (``CameraReconnection``); `nil` or 0: its loss ends the recording.
+    public var reconnect: Rational?
 
     /// The control socket of the recording `id` in ``controlFolder``: named after the
     /// process too, so that recordings of one user with other state folders that start

@@ -92,6 +92,10 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// Slots after a camera switch that hold the old camera's last frame, until the new
     /// camera's first.
     public var switchFilledFrames: Int64?
+    /// Slots that hold the last picture while the camera was gone (`--reconnect`), and
+    /// how often it came back.
+    public var cameraGapFrames: Int64?
+    public var cameraReturns: Int?
     /// For a segment of a continuous recording (`--segment`): its number, from 0.
     public var segment: Int?
     /// The recording's control socket (in ``VidrecPaths/runtimeDirectory``); for a

@@ -23,6 +23,16 @@ struct SessionLoop {
     var switchFilled: Int64 = 0
     /// A camera switch waiting for the new camera's first frame.
     var switching: CameraSwitch?
+    /// How a camera that goes away is waited for; `nil`: its loss ends the recording.
+    let reconnection: CameraReconnection?
+    /// The camera gone, while the session waits for it.
+    var lost: CameraLoss?
+    /// Whether ``switching`` brings back a camera that was gone.
+    var returning = false
+    /// Slots that held the last picture while the camera was gone, and how often it
+    /// came back.
+    var lostFilled: Int64 = 0
+    var returns = 0
     /// The frames placed and held back until their slots are final (see
     /// `Timeline.place(_:arrival:)`), oldest first, when the newest arrived, and the
     /// slot of the newest sent.
@@ -36,8 +46,18 @@ struct SessionLoop {
     var lastProgress: Int64
     var framesAtLastProgress: Int64 = 0
 
+    /// A camera gone: since when (on CLOCK_MONOTONIC), why, and what tries to open it.
+    struct CameraLoss {
+        let name: String
+        let since: Int64
+        let reason: CaptureSessionError
+        var reconnector: CameraReconnector
+    }
+
     init(outputs: [OutputConnection], movie: OutputConnection, stretcher: (any AudioStretching)?,
-         video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational, limit: DurationLimit?) {
+         video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational, limit: DurationLimit?,
+         reconnection: CameraReconnection? = nil) {
+        self.reconnection = reconnection
         self.outputs = outputs
         self.movie = movie
         self.stretcher = stretcher
@@ -73,6 +93,15 @@ struct SessionLoop {
         if timeline.isVideoDone || (!held.isEmpty && now - heldArrival > holdLimit) { releaseHeld() }
     }
 
+    /// What happened to the camera since the session last asked (``takeEvents()``).
+    private var events: [CameraReconnection.Event] = []
+
+    /// The camera's comings and goings since the last call.
+    mutating func takeEvents() -> [CameraReconnection.Event] {
+        defer { events = [] }
+        return events
+    }
+
     /// Places one event from the sources and offers it to the outputs.
     mutating func handle(_ event: CaptureEvent) {
         let arrival = MonotonicClock.now()
@@ -88,11 +117,16 @@ struct SessionLoop {
                 timeline.stop(at: arrival)
             }
         case .sourceEnded(let kind, let error):
-            // A vanished camera or microphone ends the movie where the video ends, with
-            // both streams ending together, like a stop.
             let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
-            sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(name, kind, error)
-            timeline.stop(at: arrival)
+            let failure = CaptureSessionError.sourceEnded(name, kind, error)
+            if kind == .video, canWaitForCamera {
+                loseCamera(failure, reason: error.map(Self.lossReason) ?? "it stopped", at: arrival)
+            } else {
+                // A vanished camera or microphone ends the movie where the video ends,
+                // with both streams ending together, like a stop.
+                sourceFailure = sourceFailure ?? failure
+                timeline.stop(at: arrival)
+            }
         }
         // Audio follows video: it is offered only as far as the video has come.
         let videoEnd = timeline.isVideoDone && held.isEmpty ? timeline.videoEndInAudioFrames
@@ -113,8 +147,9 @@ struct SessionLoop {
                 if let lastFrame, index > previous + 1 {
                     for slot in (previous + 1)..<index { send(lastFrame, at: slot) }
                     timeline.fill(index - previous - 1)
-                    switchFilled += index - previous - 1
+                    if returning { lostFilled += index - previous - 1 } else { switchFilled += index - previous - 1 }
                 }
+                returning = false
                 request.finish(.success(Rational(index) * frameRate.reciprocal))
                 switching = nil
             }
@@ -122,6 +157,78 @@ struct SessionLoop {
             heldArrival = arrival
         }
         release(placement.released)
+    }
+
+    /// Whether a camera that goes now is waited for: `--reconnect` asked for, the movie
+    /// not ending, and no camera already gone.
+    var canWaitForCamera: Bool {
+        reconnection != nil && lost == nil && !timeline.isStopping
+    }
+
+    /// Why a camera went, for the line that says it is gone: a device's own words
+    /// without its name, which that line gives already.
+    static func lossReason(_ error: any Error) -> String {
+        if case let DeviceError.stopped(_, reason) = error { return reason }
+        return "\(error)"
+    }
+
+    /// The camera has gone (`failure`, for the end report if it does not come back):
+    /// what it sent goes out, it is closed (so that the device can come back under the
+    /// same node), and a ``CameraReconnector`` tries to open it again. Sound goes on
+    /// being placed and waits, as always, for the picture to catch up.
+    mutating func loseCamera(_ failure: CaptureSessionError, reason: String, at time: Int64) {
+        let name = video.displayName
+        video.stop()
+        releaseHeld()
+        switching?.finish(.failure(failure))
+        switching = nil
+        returning = false
+        video = NoCamera()
+        lost = CameraLoss(name: name, since: time, reason: failure, reconnector: CameraReconnector(reconnection!))
+        events.append(.lost(camera: name, reason: reason))
+    }
+
+    /// While the camera is gone: holds its last picture in the slots that pass, starts
+    /// the camera once it opens again, on the same timeline (its first frame's slot
+    /// found as after a switch), or gives up when the window is over (the movie ends
+    /// there) or the movie is ending.
+    mutating func checkLostCamera(now: Int64, queue: CaptureQueue) {
+        guard var loss = lost, let reconnection else { return }
+        if timeline.isStopping || timeline.isVideoDone {
+            loss.reconnector.cancel()
+            lost = nil
+            return
+        }
+        if let camera = loss.reconnector.take() {
+            loss.reconnector.cancel()
+            do {
+                try camera.start(into: queue)
+            } catch {
+                // Opened but not started (gone again): keep trying.
+                loss.reconnector = CameraReconnector(reconnection)
+                lost = loss
+                return
+            }
+            video = camera
+            timeline.cameraReturned(at: now)
+            switching = CameraSwitch(camera: camera)
+            returning = true
+            returns += 1
+            lost = nil
+            events.append(.back(camera: camera.displayName, after: Double(now - loss.since) / 1e9))
+        } else if now - loss.since > reconnection.window {
+            loss.reconnector.cancel()
+            lost = nil
+            events.append(.gaveUp(camera: loss.name, after: Double(now - loss.since) / 1e9,
+                                  lastTry: loss.reconnector.lastFailure.map { "\($0)" }))
+            sourceFailure = sourceFailure ?? loss.reason
+            timeline.stop(at: now)
+        } else if let lastFrame, let slots = timeline.holdPicture(until: now) {
+            // The movie goes on meanwhile, in real time: its last picture, the sound,
+            // segments and the limit.
+            for slot in slots { send(lastFrame, at: slot) }
+            lostFilled += Int64(slots.count)
+        }
     }
 
     /// The progress to report at `now`, about twice a second; `nil` in between.
@@ -153,6 +260,12 @@ struct SessionLoop {
             request.finish(.failure(CaptureSessionError.notRunning))
             return
         }
+        let wasLost = lost
+        if let loss = lost {
+            // Another camera asked for while this one is gone: it is no longer waited for.
+            loss.reconnector.cancel()
+            lost = nil
+        }
         video.stop()
         // After this, every frame in the queue is the new camera's.
         while let event = queue.pop(timeout: 0) { handle(event) }
@@ -163,9 +276,15 @@ struct SessionLoop {
             timeline.cameraSwitched()
             switching = request
         } catch {
-            do { try video.start(into: queue) } catch {
-                sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(video.displayName, .video, error)
-                timeline.stop(at: MonotonicClock.now())
+            if var loss = wasLost, let reconnection {
+                // The camera that went is waited for again.
+                loss.reconnector = CameraReconnector(reconnection)
+                lost = loss
+            } else {
+                do { try video.start(into: queue) } catch {
+                    sourceFailure = sourceFailure ?? CaptureSessionError.sourceEnded(video.displayName, .video, error)
+                    timeline.stop(at: MonotonicClock.now())
+                }
             }
             request.finish(.failure(error))
         }

@@ -366,6 +366,35 @@ public struct Timeline: Sendable {
         rephase = true
     }
 
+    /// The camera came back at `now` after it had gone (``CameraReconnection``): its
+    /// frames are placed as a switched camera's, and it has until the stall timeout from
+    /// now to send its first.
+    public mutating func cameraReturned(at now: Int64) {
+        cameraSwitched()
+        lastVideoArrival = now
+    }
+
+    /// While the camera is gone: the slots that have passed by `now` with no frame in
+    /// them, up to the one before the slot `now` falls in (a camera that comes back
+    /// places its first frame after that), taken for a repeat of the last picture, so
+    /// that the movie, its sound and its limit go on in real time. `nil` when there are
+    /// none, before the first frame, while paused and once video is done; the slot
+    /// before ``place(_:arrival:)``'s end frame ends the video as a frame there would.
+    public mutating func holdPicture(until now: Int64) -> ClosedRange<Int64>? {
+        guard let origin, !videoDone, !isPaused, held.isEmpty else { return nil }
+        let position = Rational(approximating: Int128(now + videoShift - origin) * Int128(frameRate.numerator),
+                                Int128(Duration.nanosecondsPerSecond) * Int128(frameRate.denominator))
+        var last = position.floor - 1
+        if let endFrame { last = min(last, endFrame - 1) }
+        guard last > lastIndex else { return nil }
+        let slots = (lastIndex + 1)...last
+        lastIndex = last
+        releasedIndex = last
+        videoFrames += Int64(slots.count)
+        if let endFrame, last == endFrame - 1 { finishVideo(arrival: now) }
+        return slots
+    }
+
     /// `count` empty slots just before the last frame placed were filled with a repeat
     /// (after a camera switch): they are frames, not drops.
     public mutating func fill(_ count: Int64) {

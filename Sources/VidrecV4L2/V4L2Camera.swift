@@ -247,9 +247,10 @@ public final class V4L2Camera: CompressedVideoSource {
             guard ready else {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(CaptureTiming.stallTimeout.wholeSeconds) s")
             }
-            if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
+            if revents & Int16(POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
             }
+            // POLLERR alone: the dequeue below tells what (EIO: the driver ended the stream).
             var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
@@ -257,6 +258,10 @@ public final class V4L2Camera: CompressedVideoSource {
             if dequeued == EAGAIN { continue }
             if dequeued == ENODEV {
                 return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
+            }
+            if dequeued == EIO {
+                return DeviceError.stopped(device: "camera \(device.path)",
+                                           reason: "ended its stream with an error (VIDIOC_DQBUF: \(SystemError.describe(EIO)))")
             }
             if dequeued != 0 { return SystemError("VIDIOC_DQBUF", device.path, errno: dequeued) }
             let now = MonotonicClock.now()

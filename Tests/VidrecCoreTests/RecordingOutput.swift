@@ -10,7 +10,7 @@ final class RecordingOutput: CaptureOutput, @unchecked Sendable {
     struct DiskFull: Error {}
 
     let outputName: String
-    private let state = Mutex<(indexes: [Int64], audio: Int64, finished: Int)>(([], 0, 0))
+    private let state = Mutex<(indexes: [Int64], audio: Int64, finished: Int, firstBytes: [UInt8])>(([], 0, 0, []))
     private let failAtFrame: Int?
     private let release = DispatchSemaphore(value: 0)
     private let waitsForRelease: Bool
@@ -35,11 +35,21 @@ final class RecordingOutput: CaptureOutput, @unchecked Sendable {
     var audioFrames: Int64 { state.withLock { $0.audio } }
     var finishCount: Int { state.withLock { $0.finished } }
 
+    /// The first byte of the frame appended for slot `index` (a scripted camera's frame
+    /// carries the slot it was captured for there); `nil` for a slot not appended.
+    func frameBytes(at index: Int64) -> UInt8? {
+        state.withLock { state in state.indexes.firstIndex(of: index).map { state.firstBytes[$0] } }
+    }
+
     func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
         let count = state.withLock { $0.indexes.count }
         if count == 0, waitsForRelease { release.wait() }
         if count == failAtFrame { throw DiskFull() }
-        state.withLock { $0.indexes.append(frameIndex) }
+        let first = frame.buffer.bytes.load(as: UInt8.self)
+        state.withLock {
+            $0.indexes.append(frameIndex)
+            $0.firstBytes.append(first)
+        }
     }
 
     func appendAudio(_ chunk: AudioChunk) throws {

@@ -84,39 +84,95 @@ extension KernelDriverTests {
             try Probe.expectStreamsEndTogether(file, frameRate: 15)
         }
 
-        @Test func aCameraThatDisappearsEndsTheRecordingWithTheFileFinalized() throws {
+        /// vivid's disconnect takes the node away (opening it fails with ENODEV) until
+        /// its last user closes it; the test holds it open, so the camera does not come
+        /// back: the recording waits `--reconnect`'s 2 s for it, with its last picture,
+        /// then ends with the file finalized.
+        @Test func aCameraThatDisappearsAndDoesNotComeBackEndsTheRecordingWithTheFileFinalized() throws {
             let home = try Home()
-            let child = try VidrecProcess(["start", "--camera", "1", "--mic", "none", "--quality", "low"], home: home.path)
+            let child = try VidrecProcess(["start", "--camera", "1", "--mic", "none", "--quality", "low", "--reconnect", "2"],
+                                          home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
             try child.waitUntilRecorded(1.5)
+            let holder = try #require(FileHandle(forReadingAtPath: "/dev/video1"), "vivid's /dev/video1 opens")
             try Self.setControl("/dev/video1", "disconnect=1")
             let result = child.wait()
+            try holder.close()
             // Put vivid back for the tests that follow.
             let modules = ProcessInfo.processInfo.environment["VIDREC_VM_MODULES"] ?? ""
             _ = try Self.run("/sbin/modprobe", ["-d", modules, "-r", "vivid"])
             _ = try Self.run("/bin/bash", ["vm/guest-setup"])
             #expect(result.code == 69, "\(result.err)")
+            #expect(result.err.contains("vidrec: camera /dev/video1 (vivid) is gone: disappeared (it was unplugged or its driver stopped); waiting up to 2 s"),
+                    "\(result.err)")
+            #expect(result.err.contains("vidrec: camera /dev/video1 (vivid) did not come back within 2 s (the last try to open it: "),
+                    "\(result.err)")
             #expect(result.err.contains("camera /dev/video1 (vivid) stopped: camera /dev/video1 disappeared"), "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             #expect(!file.contains(".partial."))
-            #expect(try Probe.formatDuration(file) >= 1.5)
-            #expect(try home.sidecar()["state"] as? String == "failed")
+            // What it recorded, then the 2 s it waited, holding the last picture.
+            #expect(try Probe.formatDuration(file) >= 3.5)
+            let sidecar = try home.sidecar()
+            #expect(sidecar["state"] as? String == "failed")
+            #expect((sidecar["cameraGapFrames"] as? Int ?? 0) >= 25, "\(sidecar)")
+            #expect(result.err.contains("frames hold its last picture; back never)"), "the end line counts the gap: \(result.err)")
         }
 
-        @Test func aFatalStreamingErrorIsReportedAndNeitherStreamRunsOn() throws {
+        /// Records vivid's first camera and a 440 Hz tone with `options`, and sets off
+        /// vivid's fatal streaming error 1.5 s in; returns once vidrec has ended.
+        static func recordThroughAStreamingError(_ options: [String]) throws -> (Home, (code: Int32, out: String, err: String), TonePlayer) {
             let home = try Home()
             let tone = try TonePlayer(frequency: 440)
-            let child = try VidrecProcess(["start", "--camera", "0", "--mic", "hw:Loopback,1,0", "--quality", "low"], home: home.path)
+            let child = try VidrecProcess(["start", "--camera", "0", "--mic", "hw:Loopback,1,0", "--quality", "low"] + options,
+                                          home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
             try child.waitUntilRecorded(1.5)
             try Self.setControl("/dev/video0", "inject_fatal_streaming_error=1")
-            let result = child.wait()
-            withExtendedLifetime(tone) {}
+            return (home, child.wait(), tone)
+        }
+
+        /// With `--reconnect 0`, a camera's failure ends the recording at once.
+        @Test func aFatalStreamingErrorIsReportedAndNeitherStreamRunsOn() throws {
+            let (home, result, _) = try Self.recordThroughAStreamingError(["--reconnect", "0"])
             #expect(result.code == 69, "\(result.err)")
             #expect(result.err.contains("camera /dev/video0 (vivid) stopped"), "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             #expect(try Probe.formatDuration(file) >= 1.5)
             try Probe.expectStreamsEndTogether(file, frameRate: 15)
+        }
+
+        /// A camera whose stream fails (vivid's fatal streaming error) is opened again
+        /// and goes on in the same movie: the recording ends at `--max`, to the frame,
+        /// the slots it missed hold its last picture (counted in the sidecar), and the
+        /// microphone's tone runs on through the gap.
+        @Test func aCameraWhoseStreamFailsComesBackIntoTheSameMovie() throws {
+            let (home, result, tone) = try Self.recordThroughAStreamingError(["--max", "8"])
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("vidrec: camera /dev/video0 (vivid) is gone: "), "\(result.err)")
+            #expect(result.err.contains("vidrec: camera /dev/video0 (vivid) is back after "), "\(result.err)")
+            #expect(result.err.contains("reached maximum duration (8 s)"), "\(result.err)")
+            #expect(result.err.contains("frames hold its last picture; back once)"), "the end line counts the gap: \(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            #expect(abs(try Probe.formatDuration(file) - 8.0) <= 1.0 / 15)
+            try Probe.expectStreamsEndTogether(file, frameRate: 15)
+            let sidecar = try home.sidecar()
+            #expect(sidecar["cameraReturns"] as? Int == 1, "\(sidecar)")
+            let gap = try #require(sidecar["cameraGapFrames"] as? Int, "\(sidecar)")
+            #expect(gap >= 0 && gap < 90, "\(gap) slots held the last picture (none when it is back within a frame)")
+            // Every slot is a frame: captured, held over the gap, or a counted drop.
+            let frames = try Probe.decodedFrameCount(file)
+            let dropped = try #require(sidecar["droppedFrames"] as? Int)
+            let repeated = try #require(sidecar["repeatedFrames"] as? Int)
+            #expect(frames - repeated + dropped == 120, "\(frames) frames, \(repeated) repeated, \(dropped) dropped, \(gap) held")
+            // The sound is kept through the gap: the tone everywhere, no silent stretch.
+            let samples = try Probe.decodedAudio(file)
+            #expect(abs(samples.count - 384_000) <= 1024)
+            let heard = Probe.dominantFrequency(Array(samples[24000..<360_000]), rate: 48000)
+            #expect(abs(heard.hertz - 440) < 2, "the 440 Hz tone: \(heard)")
+            if tone.underruns == 0 {
+                let blocks = Probe.toneBlocks(Array(samples[4800...]), frequency: 440, rate: 48000)
+                #expect(blocks.filter { $0.amplitude < 1000 }.isEmpty, "no silent block")
+            }
         }
 
         @Test func droppedCameraBuffersKeepRealTimeAndAreCounted() throws {

@@ -31,6 +31,17 @@ final class USBCamera {
         (try? String(contentsOfFile: "/run/usb-camera/gadget.log", encoding: .utf8)) ?? ""
     }
 
+    /// Detaches the gadget from its UDC, as a pulled cable; returns once the host has
+    /// lost the webcam.
+    func unplug() throws {
+        _ = try LoopbackCamera.output(Self.script, ["unplug"])
+    }
+
+    /// Attaches it again; returns once the host has bound it and udev made its links.
+    func replug() throws {
+        _ = try LoopbackCamera.output(Self.script, ["replug"])
+    }
+
     func stop() {
         guard !stopped else { return }
         stopped = true

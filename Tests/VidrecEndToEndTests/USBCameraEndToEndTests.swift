@@ -85,5 +85,54 @@ extension KernelDriverTests {
             let set = try #require(log.range(of: "brightness 200\n"), "gadget log: \(log)")
             #expect(log[set.upperBound...].contains("brightness 128\n"), "gadget log: \(log)")
         }
+
+        /// The webcam unplugged mid-recording and plugged back in: the recording goes on
+        /// in the same movie (found again by its by-id name) and ends at `--max`, to
+        /// the frame; the gadget's pictures before and after are each whole and in
+        /// order, the gap holds the last one, and the microphone's tone runs through.
+        @Test func aRecordingGoesOnInTheSameMovieWhenTheWebcamIsUnpluggedAndPluggedBackIn() throws {
+            let camera = try USBCamera()
+            defer { camera.stop() }
+            let home = try Home()
+            let tone = try TonePlayer(frequency: 440)
+            let child = try VidrecProcess(["start", "--camera", USBCamera.byID, "--mic", "hw:Loopback,1,0", "--quality", "low",
+                                           "--max", "15", "--reconnect", "2m"], home: home.path)
+            #expect(child.waitForError(containing: "vidrec: recording"))
+            try child.waitUntilRecorded(2)
+            try camera.unplug()
+            #expect(child.waitForError(containing: "vidrec: camera \(USBCamera.byID) (\(USBCamera.name)) is gone: "),
+                    "\(child.errorSoFar)")
+            try camera.replug()
+            #expect(child.waitForError(containing: "is back after "), "\(child.errorSoFar)")
+            let result = child.wait()
+            withExtendedLifetime(tone) {}
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("reached maximum duration (15 s)"), "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            #expect(abs(try Probe.formatDuration(file) - 15.0) <= 1.0 / 15)
+            try Probe.expectStreamsEndTogether(file, frameRate: 15)
+            let sidecar = try home.sidecar()
+            #expect(sidecar["cameraReturns"] as? Int == 1, "\(sidecar)")
+            let gap = try #require(sidecar["cameraGapFrames"] as? Int, "\(sidecar)")
+            // The gadget numbers its frames from 0 at each start of streaming: two runs,
+            // each in order, the first's last number held over the gap.
+            let numbers = try Probe.frameNumbers(file, width: 640, height: 360, everyPacket: true)
+            let restart = try #require(numbers.indices.dropFirst().first { numbers[$0] < numbers[$0 - 1] }, "\(numbers)")
+            let before = Array(numbers[..<restart]), after = Array(numbers[restart...])
+            #expect(after.indices.dropFirst().allSatisfy { after[$0] >= after[$0 - 1] }, "one replug only: \(numbers)")
+            // The last picture over the gap: its slots, less any the encoder dropped
+            // (counted) while the guest was busy.
+            let held = before.reversed().prefix { $0 == before.last }.count - 1
+            let dropped = try #require(sidecar["droppedFrames"] as? Int)
+            #expect(held <= gap && held + dropped >= gap, "the last picture over \(held) of the \(gap) slots, \(dropped) dropped: \(numbers)")
+            // (A slot the camera left empty holds the frame before too.)
+            func distinct(_ run: [Int]) -> [Int] { run.enumerated().filter { $0.offset == 0 || run[$0.offset - 1] != $0.element }.map(\.element) }
+            #expect(LoopbackCamera.missingFrames(distinct(before)) != nil && LoopbackCamera.missingFrames(distinct(after)) != nil,
+                    "in order: \(numbers)")
+            let samples = try Probe.decodedAudio(file)
+            #expect(abs(samples.count - 720_000) <= 1024)
+            let heard = Probe.dominantFrequency(Array(samples[24000..<696_000]), rate: 48000)
+            #expect(abs(heard.hertz - 440) < 2, "the 440 Hz tone: \(heard)")
+        }
     }
 }

@@ -107,11 +107,27 @@ struct StartCommand: VidrecCommand {
                     context.err(warning + "\n")
                 }
                 status.update(progress)
+            case .camera(let event):
+                terminal?("\r\u{1B}[K")  // the status line, cleared on the terminal only
+                context.err(StartCommand.line(for: event, window: options.reconnect) + "\n")
             case .ended:
                 status.clear()
             }
         }
         return render(result, context, failure: report, followSaved: { followSaved($0, request.save?.album.path) })
+    }
+
+    /// The message for a camera that went, came back or was given up on.
+    static func line(for event: CameraReconnection.Event, window: Rational) -> String {
+        switch event {
+        case let .lost(camera, reason):
+            "vidrec: camera \(camera) is gone: \(reason); waiting up to \(window) s for it to come back (--reconnect)"
+        case let .back(camera, after):
+            String(format: "vidrec: camera %@ is back after %.1f s; its last picture holds the gap", camera, after)
+        case let .gaveUp(camera, after, lastTry):
+            String(format: "vidrec: camera %@ did not come back within %.0f s", camera, after)
+                + (lastTry.map { " (the last try to open it: \($0))" } ?? "")
+        }
     }
 
     /// The preset asked for, with `--rotate`, `--mirror` and `--video` applied.
@@ -148,6 +164,7 @@ struct StartCommand: VidrecCommand {
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
                                               maxAge: options.maxAge) : nil,
             startTime: started, pid: getpid())
+        request.reconnect = options.reconnect
         var controlProblem: (any Error)?
         do {
             try PrivateFolder.prepare(context.paths.runtimeDirectory, closed: true)
@@ -354,6 +371,12 @@ struct StartCommand: VidrecCommand {
         let dropped = outcome.droppedFrames + outcome.queueDroppedFrames
         if dropped > 0 {
             summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
+        }
+        if outcome.cameraGapFrames > 0 || outcome.cameraReturns > 0, let rate = result.frameRate {
+            let times = outcome.cameraReturns == 1 ? "once" : "\(outcome.cameraReturns) times"
+            summary += String(format: ", camera gone for %.1f s (%lld frames hold its last picture; back %@)",
+                              (Rational(outcome.cameraGapFrames) * rate.reciprocal).doubleValue, outcome.cameraGapFrames,
+                              outcome.cameraReturns == 0 ? "never" : times)
         }
         if outcome.deviceSkippedFrames > 0 { summary += ", the camera reports \(outcome.deviceSkippedFrames) skipped" }
         if outcome.undecodableFrames > 0 {

@@ -26,6 +26,7 @@ struct StartOptions {
             .option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)"),
             .option("max", value: "duration", help: "Stop after exactly this much media time: seconds (30, 2.5) or with a unit (90s, 5m, 1h), at most 24 h."),
             .option("max-size", value: "size", help: "Stop before the file exceeds this size, such as 500K, 50M or 2G."),
+            .option("reconnect", value: "duration", help: "When the camera goes away (unplugged, reset, or sending nothing for 5 s), wait this long for it to come back and go on in the same file, its last picture held over the gap and the sound kept; 0 ends the recording at once. Not with --video copy. (default: 30s)"),
             .option("min-free", value: "size", help: "Stop before the disk has less free space than this; 0 turns the check off. (default: 200M)"),
             .flag("save", help: "Save to the album when the recording ends well."),
             .option("as", value: "name", help: "The file name to save under."),
@@ -53,6 +54,8 @@ struct StartOptions {
     var quality: String
     var limit: DurationLimit?
     var maxSize: Int64?
+    /// `--reconnect`, in seconds (0: a camera that goes ends the recording).
+    var reconnect: Rational
     var minFree: Int64?
     var save: Bool
     var saveName: String?
@@ -96,6 +99,12 @@ struct StartOptions {
             self.limit = limit
         }
         maxSize = try StartOptions.size(arguments[option: "max-size"], "--max-size <size>", minimum: 100_000)
+        let reconnectText = arguments[option: "reconnect"] ?? "30"
+        guard let reconnect = Rational(duration: reconnectText), reconnect >= Rational(0), reconnect <= Rational(86_400) else {
+            throw .invalidValue(reconnectText, for: "--reconnect <duration>",
+                                reason: "give how long to wait for a camera that goes away, from 0 (end at once) to 24 h, such as 30 (seconds), 90s or 5m")
+        }
+        self.reconnect = reconnect
         minFree = try StartOptions.size(arguments[option: "min-free"] ?? "200M", "--min-free <size>", minimum: 0)
         if minFree == 0 { minFree = nil }
         save = arguments.has("save")
