@@ -295,6 +295,10 @@ extension EndToEndTests {
             // (With encoding behind, as here, the line also says how much is still to encode.)
             #expect(child.waitForError(containing: "(Ctrl-C again aborts)"))
             child.signal(SIGSTOP)
+            // A deliberate second Ctrl-C comes at least half a second after the first
+            // (sooner, it is the same request sent twice, as by GNU timeout): the
+            // process is stopped, so it lands when the process resumes, past the window.
+            Thread.sleep(forTimeInterval: 0.6)
             child.signal(SIGINT)
             child.signal(SIGCONT)
             let result = child.wait()
@@ -304,6 +308,40 @@ extension EndToEndTests {
             #expect(result.err.contains("vidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it"))
             let rows = try home.pendingRows()
             #expect(rows.first?["state"] as? String == "interrupted")
+        }
+
+        /// GNU timeout sends its signal to vidrec and to its own process group, which
+        /// vidrec is in: one request that arrives as two SIGINTs at once. It stops the
+        /// recording and finishes the file; it is not a second Ctrl-C.
+        @Test func timeoutsTwoSIGINTsFinishTheRecordingAndNeverAbortIt() throws {
+            let home = try Home()
+            let timeout = Process()
+            timeout.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            // The limit is far off: SIGALRM makes timeout act as if it had run out.
+            timeout.arguments = ["--preserve-status", "-s", "INT", "600", VidrecProcess.binary] + Self.start + ["--quality", "low"]
+            timeout.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
+            let stderr = Pipe()
+            timeout.standardError = stderr
+            timeout.standardOutput = FileHandle.nullDevice
+            timeout.standardInput = FileHandle.nullDevice
+            try timeout.run()
+            let pid = try #require(Poll.until { () -> Int32? in
+                guard let sidecar = home.files(in: home.pending, ending: ".json").first,
+                      let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any]
+                else { return nil }
+                return json["pid"] as? Int32
+            })
+            _ = try Home.waitUntilRecorded(1, pid: pid, home: home.path) { timeout.isRunning }
+            kill(timeout.processIdentifier, SIGALRM)
+            let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            timeout.waitUntilExit()
+            #expect(timeout.terminationStatus == 0, "\(err)")
+            #expect(err.components(separatedBy: "vidrec: stopping (SIGINT); finishing the file").count == 2, "\(err)")
+            #expect(!err.contains("aborted"))
+            let rows = try home.pendingRows()
+            #expect(rows.first?["state"] as? String == "finished")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            try Probe.expectStreamsEndTogether(file, frameRate: 15)
         }
 
         /// x264's slowest settings at 720p, which no machine encodes at 30 frames a second:

@@ -207,12 +207,12 @@ struct StartCommand: VidrecCommand {
 
     /// Blocks the signals (before any thread exists: x264 and the capture threads
     /// inherit the mask) and answers them on a thread of their own: SIGINT, SIGTERM and
-    /// SIGHUP stop the recording (a second SIGINT aborts), SIGUSR1 triggers it; once the
+    /// SIGHUP stop the recording (a later second SIGINT aborts: ``StopSignals``), SIGUSR1 triggers it; once the
     /// recording is over, a signal ends the work of the parts that outlive it (uploads).
     private func watchSignals(recorder: Recorder, after: AfterRecordingParts, latest: @escaping @Sendable () -> SessionProgress?,
                               _ context: CommandContext, failure report: @escaping @Sendable (String) -> Void) {
         SignalWatcher.blockSignals()
-        let interrupts = Atomic<Int>(0)
+        let stops = Mutex(StopSignals())
         _ = SignalWatcher { signal in
             let finishing = after.all.filter(\.isFinishing)
             if !finishing.isEmpty {
@@ -222,18 +222,18 @@ struct StartCommand: VidrecCommand {
                 }
                 return
             }
-            let count = signal == SIGUSR1 ? 0 : interrupts.add(1, ordering: .sequentiallyConsistent).newValue
             if signal == SIGUSR1 {
                 if recorder.trigger() { context.err("vidrec: triggered (SIGUSR1)\n") }
                 return
             }
-            if count == 1 {
+            let action = stops.withLock { $0.take(signal, at: MonotonicClock.now()) }
+            if action == .stop {
                 recorder.requestStop()
                 let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
                 let backlog = latest().map(BacklogNote.stopping) ?? ""
                 context.err((context.errIsTerminal ? "\r\u{1B}[K" : "") + "vidrec: stopping (\(name)); finishing the file" + backlog
                             + (signal == SIGINT ? " (Ctrl-C again aborts)" : "") + "\n")
-            } else if signal == SIGINT {
+            } else if action == .abort {
                 report("\nvidrec: aborted; the recording so far is kept as interrupted: 'vidrec save' recovers it\n")
                 _exit(ExitCode.aborted.rawValue)
             }
