@@ -5,7 +5,7 @@ import VidrecSystem
 /// The steps of ``Recorder/record(_:events:)``, in order.
 extension Recorder {
     /// A recording being made: what one step hands on to the next.
-    struct Making {
+    struct Assembly {
         /// The preset, adjusted to the camera and the microphone.
         var preset: Preset
         /// The camera at the start: its name, path, mode and format.
@@ -44,7 +44,7 @@ extension Recorder {
     /// arrive, as ffmpeg's v4l2 input does, so the recording begins a few hundred
     /// milliseconds sooner on a slow machine. A source that cannot start leaves nothing
     /// behind.
-    func startSources(for request: RecordingRequest) throws -> Making {
+    func startSources(for request: RecordingRequest) throws -> Assembly {
         var preset = request.preset
         let audio = try devices.openMicrophone(for: preset.settings.audio)
         // Only the session holds the camera once it runs, so that a camera switched
@@ -78,7 +78,7 @@ extension Recorder {
                                                                 copiesStream: copiedStream != nil))
         opened = nil
         try session.startSources()
-        return Making(preset: preset, camera: camera, copiedStream: copiedStream, audio: audio, session: session)
+        return Assembly(preset: preset, camera: camera, copiedStream: copiedStream, audio: audio, session: session)
     }
 
     /// How the session waits for a camera that goes away (`--reconnect`): it opens the
@@ -103,7 +103,7 @@ extension Recorder {
     /// Creates the recording in the pending area (locked, with its sidecar) and, for a
     /// segmented or event recording, its series of files. The sources are stopped if it
     /// cannot be made.
-    func createEntry(for request: RecordingRequest, in recording: inout Making) throws {
+    func createEntry(for request: RecordingRequest, in recording: inout Assembly) throws {
         let (preset, camera, audio) = (recording.preset, recording.camera, recording.audio)
         do {
             let (entry, lock) = try store.create(at: request.startTime) { id in
@@ -152,7 +152,7 @@ extension Recorder {
     /// one cannot be made, the sources stop and nothing is left pending.
     ///
     /// - Returns: the movie's connection, the drift corrector, the features' connections.
-    func makeOutputs(for request: RecordingRequest, free: Int64?, in recording: inout Making) throws
+    func makeOutputs(for request: RecordingRequest, free: Int64?, in recording: inout Assembly) throws
         -> (movie: OutputConnection, stretcher: (any AudioStretching)?, features: [OutputConnection]) {
         let settings = recording.preset.settings
         let entry = recording.entry!
@@ -204,7 +204,7 @@ extension Recorder {
     /// Runs the session until it ends, reporting its progress (also to `vidrec status`:
     /// a continuous recording's open segment, else the recording, also while it waits
     /// for triggers). A source that could not start leaves nothing pending.
-    func run(_ recording: Making, movie: OutputConnection, features: [OutputConnection], stretcher: (any AudioStretching)?,
+    func run(_ recording: Assembly, movie: OutputConnection, features: [OutputConnection], stretcher: (any AudioStretching)?,
              waitsForTriggers: Bool, events: (RecorderEvent) -> Void) throws -> RecordingOutcome {
         let entry = recording.entry!
         let segmented = recording.segmented
@@ -231,7 +231,7 @@ extension Recorder {
     /// The end of a segmented or event recording: every file was finalized (and saved)
     /// as it closed; the last one's sidecar also says how the recording ended. Waiting
     /// for triggers that never came, or a stop before the first frame, leaves nothing.
-    func finishSeries(_ segmented: SegmentedRecording, of recording: Making, waitsForTriggers: Bool,
+    func finishSeries(_ segmented: SegmentedRecording, of recording: Assembly, waitsForTriggers: Bool,
                       report: RecordingReport) -> RecordingReport {
         var report = report
         let outcome = report.outcome
@@ -254,7 +254,7 @@ extension Recorder {
     /// streams' common end after a failed write, which may have torn the last fragment),
     /// its sidecar saying how it ended, unlocked, and saved when asked and it ended well.
     /// Stopped before the first frame, nothing is kept.
-    func finishMovie(_ recording: Making, save: SaveRequest?, report: RecordingReport) throws -> RecordingReport {
+    func finishMovie(_ recording: Assembly, save: SaveRequest?, report: RecordingReport) throws -> RecordingReport {
         var report = report
         let outcome = report.outcome
         let entry = recording.entry!

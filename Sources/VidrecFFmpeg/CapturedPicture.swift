@@ -42,7 +42,7 @@ struct CapturedPicture {
         self.init(planes: planes, strides: strides, format: input.pixelFormat.avPixelFormat!)
     }
 
-    /// Reads a picture already decoded (by ``DecodeAhead``); the pointers are valid while
+    /// Reads a picture already decoded (by ``DecoderPool``); the pointers are valid while
     /// `decoded` holds its buffers.
     init(decoded: UnsafeMutablePointer<AVFrame>) {
         self.init(planes: (0..<4).map { decoded.plane($0).map { UnsafePointer($0) } },

@@ -7,7 +7,7 @@ import VidrecSystem
 /// ones the file gets (no second encode), published to an RTMP, SRT or RTSP server.
 ///
 /// The file comes first. The stream runs on its own thread behind a
-/// ``PacketConnection`` with ``PacketPolicy/besideTheFile``, and never fails the
+/// ``PacketConnection`` with ``PacketPolicy/sideOutput``, and never fails the
 /// recording: when the server cannot be reached, refuses, drops the connection or stops
 /// reading for ``timeout`` seconds, the stream drops what it cannot send and connects
 /// again at a later keyframe, waiting longer after each failed attempt

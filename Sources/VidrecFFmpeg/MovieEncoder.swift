@@ -102,29 +102,29 @@ public final class MovieEncoder: CaptureOutput {
     }
 
     /// Encodes for a movie file at `path`, as `vidrec start` records: the encoder with one
-    /// essential ``MovieFileOutput``, and the outputs `besideTheFile` (a live stream).
+    /// essential ``MovieFileOutput``, and the outputs `sideOutputs` (a live stream).
     ///
     /// - Parameters:
     ///   - indexSeconds: the longest the recording may last, and
     ///   - maxBytes: the largest the file may be, for the room kept for its index
     ///     (``MovieFileOutput/init(path:container:streams:indexSeconds:maxBytes:)``).
-    ///   - besideTheFile: outputs that take the same packets, if any.
+    ///   - sideOutputs: outputs that take the same packets, if any.
     ///   - requestKeyframe: for a copied H.264 stream, asks the camera for a keyframe.
     /// - Throws: ``FFmpegError`` or ``SystemError``, naming the encoder, option or file.
     public static func recordingFile(path: String, settings: MovieSettings,
                                      indexSeconds: Double = MovieFileOutput.defaultIndexSeconds,
-                                     maxBytes: Int64? = nil, besideTheFile: [BesideTheFile] = [],
+                                     maxBytes: Int64? = nil, sideOutputs: [SideOutput] = [],
                                      requestKeyframe: @escaping () -> Void = {}) throws -> MovieEncoder {
         let encoder = try MovieEncoder(settings: settings,
-                                       globalHeader: settings.container.wantsGlobalHeader || besideTheFile.contains(where: \.wantsGlobalHeader),
+                                       globalHeader: settings.container.wantsGlobalHeader || sideOutputs.contains(where: \.wantsGlobalHeader),
                                        requestKeyframe: requestKeyframe)
         // The outputs beside the file are made first: they open nothing yet, and refusing
         // a codec then leaves no empty file behind.
-        let beside = try besideTheFile.map { (output: try $0.make(encoder.streams), threadName: $0.threadName) }
+        let beside = try sideOutputs.map { (output: try $0.make(encoder.streams), threadName: $0.threadName) }
         let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams,
                                        indexSeconds: indexSeconds, maxBytes: maxBytes, metadata: settings.metadata)
         encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
-        for (output, threadName) in beside { encoder.connect(output, policy: .besideTheFile, threadName: threadName) }
+        for (output, threadName) in beside { encoder.connect(output, policy: .sideOutput, threadName: threadName) }
         return encoder
     }
 

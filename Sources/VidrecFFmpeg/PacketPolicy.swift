@@ -33,5 +33,5 @@ public struct PacketPolicy: Sendable, Equatable {
 
     /// An output beside the file (a live stream): two seconds (at most 16 MB), then
     /// video is dropped until the next keyframe.
-    public static let besideTheFile = PacketPolicy(backlogSeconds: 2, backlogBytes: 16 << 20, isEssential: false)
+    public static let sideOutput = PacketPolicy(backlogSeconds: 2, backlogBytes: 16 << 20, isEssential: false)
 }

@@ -16,11 +16,11 @@ final class VideoStreamEncoder: StreamEncoder {
     private var frame: UnsafeMutablePointer<AVFrame> { ownedFrame.pointer }
     private let scaler = Scaler()
     private var decoder: FrameDecoder?
-    /// Decode threads for a Motion JPEG camera's frames (``DecodeAhead``), for the
+    /// Decode threads for a Motion JPEG camera's frames (``DecoderPool``), for the
     /// processors the encoder is sized for; none: they are decoded here.
     private let decodeThreads: Int
     /// The decode stage, made on the first JPEG when ``decodeThreads`` is not zero.
-    private var ahead: DecodeAhead?
+    private var ahead: DecoderPool?
     private let fit: VideoFit
     /// For `--mirror`: each plane's bytes per row and rows, flipped after scaling.
     private var mirroredPlanes: [(width: Int, rows: Int)] = []
@@ -42,7 +42,7 @@ final class VideoStreamEncoder: StreamEncoder {
     init(settings: VideoEncoding, globalHeader: Bool) throws {
         name = settings.codec
         fit = settings.fit
-        decodeThreads = DecodeAhead.threads(processors: settings.processors ?? Int(csystem_available_processors()))
+        decodeThreads = DecoderPool.threads(processors: settings.processors ?? Int(csystem_available_processors()))
         let parts = try EncoderSetup.begin(settings.codec, globalHeader: globalHeader)
         let codec = parts.codec
         context = parts.context
@@ -205,7 +205,7 @@ final class VideoStreamEncoder: StreamEncoder {
     /// Converts `input` into the encoder's frame, stamped with `frameIndex`, and hands
     /// it to `encode` with its slot.
     ///
-    /// A Motion JPEG frame goes into the decode stage (``DecodeAhead``) when the machine
+    /// A Motion JPEG frame goes into the decode stage (``DecoderPool``) when the machine
     /// has processors for it: `encode` is then called for the earlier frames that are
     /// decoded, in order, and this one's turn comes in a later call or in
     /// ``flush(_:)``. A compressed frame that gives no picture (corrupt) is skipped and
@@ -215,7 +215,7 @@ final class VideoStreamEncoder: StreamEncoder {
     func append(_ input: VideoFrame, frameIndex: Int64,
                 encode: (UnsafeMutablePointer<AVFrame>, Int64) throws -> Void) throws {
         if input.pixelFormat.isJPEG, decodeThreads > 0 {
-            if ahead == nil { ahead = DecodeAhead(threads: decodeThreads) }
+            if ahead == nil { ahead = DecoderPool(threads: decodeThreads) }
             try ahead!.submit(input, frameIndex: frameIndex)
             while let job = ahead!.next(waiting: false) { try pass(job, encode) }
             return
@@ -233,13 +233,13 @@ final class VideoStreamEncoder: StreamEncoder {
 
     /// Converts a frame the decode stage is done with, hands it to `encode`, and gives
     /// its picture back to the stage.
-    private func pass(_ job: DecodeAhead.Job, _ encode: (UnsafeMutablePointer<AVFrame>, Int64) throws -> Void) throws {
+    private func pass(_ job: DecoderPool.Job, _ encode: (UnsafeMutablePointer<AVFrame>, Int64) throws -> Void) throws {
         defer { ahead?.recycle(job) }
         if let prepared = try prepare(job) { try encode(prepared, job.frameIndex) }
     }
 
     /// Converts a frame the decode stage is done with.
-    private func prepare(_ job: DecodeAhead.Job) throws -> UnsafeMutablePointer<AVFrame>? {
+    private func prepare(_ job: DecoderPool.Job) throws -> UnsafeMutablePointer<AVFrame>? {
         try check(av_frame_make_writable(frame), "av_frame_make_writable", name)
         av_frame_unref(directFrame.pointer)
         guard job.isDecoded else {

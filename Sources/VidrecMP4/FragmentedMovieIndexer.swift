@@ -93,7 +93,7 @@ public struct FragmentedMovieIndexer: Sendable {
             }
         }
         for (id, count) in torn { tracks[id]!.keepFirst(count) }
-        if trimToCommonEnd { CommonEnd.trim(&tracks, templates: template.tracks) }
+        if trimToCommonEnd { CommonEndTrimmer.trim(&tracks, templates: template.tracks) }
         let (duration, index) = try MovieIndex(template: template, tracks: tracks).build()
 
         // 1. Cut off what follows the last whole fragment, and write the index where it

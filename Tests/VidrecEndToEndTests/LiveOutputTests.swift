@@ -34,8 +34,8 @@ import VidrecMedia
         FFmpegLog.configure(level: nil)
         let destination = try LiveDestination(parsing: url)
         let reports = Mutex<[String]>([])
-        let encoder = try MovieEncoder.recordingFile(path: file, settings: settings(), besideTheFile: [
-            BesideTheFile(wantsGlobalHeader: destination.wantsGlobalHeader, threadName: "test.live") { streams in
+        let encoder = try MovieEncoder.recordingFile(path: file, settings: settings(), sideOutputs: [
+            SideOutput(wantsGlobalHeader: destination.wantsGlobalHeader, threadName: "test.live") { streams in
                 try LiveStreamOutput(destination: destination, streams: streams) { line in reports.withLock { $0.append(line) } }
             },
         ])

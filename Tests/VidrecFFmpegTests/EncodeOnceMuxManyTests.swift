@@ -65,7 +65,7 @@ import VidrecMedia
         // Beside the file, with a queue that holds all 3 s: the frames are given at once,
         // and a busy machine may leave its thread waiting that long (the 2-s policy then
         // drops, as the stalled-output test shows).
-        var beside = PacketPolicy.besideTheFile
+        var beside = PacketPolicy.sideOutput
         beside.backlogSeconds = 10
         encoder.connect(try MovieFileOutput(path: mkv, container: .mkv, streams: encoder.streams),
                         policy: beside, threadName: "test.beside")
@@ -134,7 +134,7 @@ import VidrecMedia
         encoder.connect(try MovieFileOutput(path: mp4, container: .mp4, streams: encoder.streams),
                         policy: .movieFile, threadName: "test.file")
         let failing = PacketLog("failing stream", failAt: 5)
-        encoder.connect(failing, policy: .besideTheFile, threadName: "test.failing")
+        encoder.connect(failing, policy: .sideOutput, threadName: "test.failing")
         for index in 0..<30 { try encoder.appendVideo(Self.frame(index), frameIndex: Int64(index)) }
         try encoder.finish()
         #expect(encoder.lostOutputs == ["failing stream: connection reset"])

@@ -6,7 +6,7 @@ import VidrecSystem
 /// has ended, what is queued gets a few more tries, and what is left stays queued for
 /// `vidrec upload` or the next `vidrec start --upload` (exit 75, said even with
 /// `--quiet`).
-final class RecordingUploads: AfterRecording {
+final class RecordingUploads: FollowUp {
     private let runner: UploadRunner
     private let options: UploadOptions
     private let failure: @Sendable (String) -> Void

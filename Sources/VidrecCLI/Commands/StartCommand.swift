@@ -39,7 +39,7 @@ struct StartCommand: VidrecCommand {
             log?.write(text)
         }
         // The features' parts that outlive the recording (the upload queue), once made.
-        let after = AfterRecordingParts()
+        let after = FollowUps()
         do {
             // The live status line goes to the terminal only, never to the log.
             let code = try record(logged, failure: failure, terminal: options.quiet || !context.errIsTerminal ? nil : context.err,
@@ -57,13 +57,13 @@ struct StartCommand: VidrecCommand {
     }
 
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
-                        terminal: (@Sendable (String) -> Void)?, after: AfterRecordingParts) throws -> ExitCode {
+                        terminal: (@Sendable (String) -> Void)?, after: FollowUps) throws -> ExitCode {
         let store = try context.store()
         // A file saved to `album`: told to the parts that follow saved files (--upload).
         let followSaved: @Sendable (_ saved: String, _ album: String?) -> Void = { saved, album in
             for part in after.all { part.saved(saved, album: album) }
         }
-        let (request, besideTheFile, controlProblem) = try makeRequest(context, failure: report, after: after, followSaved: followSaved)
+        let (request, sideOutputs, controlProblem) = try makeRequest(context, failure: report, after: after, followSaved: followSaved)
         // The photo output `vidrec snap` asks while the camera records.
         let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
         // The viewfinder `vidrec serve` asks for.
@@ -73,7 +73,7 @@ struct StartCommand: VidrecCommand {
                                     previewClaims: context.paths.runtimeDirectory) {
             context.err("vidrec: \($0)\n")
         }
-        let outputs = FFmpegMovieOutputs(besideTheFile: besideTheFile) { context.err("vidrec: \($0)\n") }
+        let outputs = FFmpegMovieOutputs(sideOutputs: sideOutputs) { context.err("vidrec: \($0)\n") }
         let recorder = Recorder(store: store, devices: devices, outputs: outputs,
                                 saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
                                 warn: { [err = context.err] in err("vidrec: \($0)\n") }))
@@ -154,9 +154,9 @@ struct StartCommand: VidrecCommand {
     /// - Returns: the request, the features' outputs beside the movie file, and why there
     ///   is no control socket, if there is none (said once the recording has started: a
     ///   recording that cannot start says only why).
-    private func makeRequest(_ context: CommandContext, failure: @escaping @Sendable (String) -> Void, after: AfterRecordingParts,
+    private func makeRequest(_ context: CommandContext, failure: @escaping @Sendable (String) -> Void, after: FollowUps,
                              followSaved: @escaping @Sendable (String, String?) -> Void) throws
-        -> (RecordingRequest, besideTheFile: [BesideTheFile], controlProblem: (any Error)?) {
+        -> (RecordingRequest, sideOutputs: [SideOutput], controlProblem: (any Error)?) {
         let started = Date()
         var request = RecordingRequest(
             preset: try preset(context), duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
@@ -199,17 +199,17 @@ struct StartCommand: VidrecCommand {
         for make in options.features {
             let made = try make(setup)
             parts.append(made)
-            if let part = made.afterRecording { after.add(part) }
+            if let part = made.followUp { after.add(part) }
         }
         request.features = parts.compactMap(\.recording)
-        return (request, parts.flatMap(\.besideTheFile), controlProblem)
+        return (request, parts.flatMap(\.sideOutputs), controlProblem)
     }
 
     /// Blocks the signals (before any thread exists: x264 and the capture threads
     /// inherit the mask) and answers them on a thread of their own: SIGINT, SIGTERM and
     /// SIGHUP stop the recording (a later second SIGINT aborts: ``StopSignals``), SIGUSR1 triggers it; once the
     /// recording is over, a signal ends the work of the parts that outlive it (uploads).
-    private func watchSignals(recorder: Recorder, after: AfterRecordingParts, latest: @escaping @Sendable () -> SessionProgress?,
+    private func watchSignals(recorder: Recorder, after: FollowUps, latest: @escaping @Sendable () -> SessionProgress?,
                               _ context: CommandContext, failure report: @escaping @Sendable (String) -> Void) {
         SignalWatcher.blockSignals()
         let stops = Mutex(StopSignals())

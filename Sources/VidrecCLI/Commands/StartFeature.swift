@@ -5,7 +5,7 @@ import VidrecFFmpeg
 /// `start` (its help, manual page, completions and `vidrec schedule`'s checks follow
 /// from them), how it checks them, and how it makes its parts once the recording is
 /// being set up: a ``RecordingFeature``, outputs beside the movie file, and a part that
-/// outlives the recording (``AfterRecording``). The features are listed in
+/// outlives the recording (``FollowUp``). The features are listed in
 /// ``StartFeatures/all``.
 struct StartFeature: Sendable {
     /// What a feature is given when the recording is set up.
@@ -33,16 +33,16 @@ struct StartFeature: Sendable {
         var recording: (any RecordingFeature)?
         /// Outputs beside the movie file that take the encoder's own packets (a live
         /// stream).
-        var besideTheFile: [BesideTheFile] = []
+        var sideOutputs: [SideOutput] = []
         /// Its part that follows the saved files and outlives the recording (the upload
         /// queue).
-        var afterRecording: (any AfterRecording)?
+        var followUp: (any FollowUp)?
 
-        init(_ recording: (any RecordingFeature)? = nil, besideTheFile: [BesideTheFile] = [],
-             afterRecording: (any AfterRecording)? = nil) {
+        init(_ recording: (any RecordingFeature)? = nil, sideOutputs: [SideOutput] = [],
+             followUp: (any FollowUp)? = nil) {
             self.recording = recording
-            self.besideTheFile = besideTheFile
-            self.afterRecording = afterRecording
+            self.sideOutputs = sideOutputs
+            self.followUp = followUp
         }
     }
 

@@ -51,7 +51,7 @@ enum StartFeatures {
             if options.segment != nil { throw .conflicting("--live <url>", "--segment (not yet: record the segments, or stream, but not both)") }
             if options.events != nil { throw .conflicting("--live <url>", "--pre/--post (not yet)") }
             return { setup in
-                .init(besideTheFile: [BesideTheFile(wantsGlobalHeader: destination.wantsGlobalHeader, threadName: "vidrec.live") { streams in
+                .init(sideOutputs: [SideOutput(wantsGlobalHeader: destination.wantsGlobalHeader, threadName: "vidrec.live") { streams in
                     try LiveStreamOutput(destination: destination, streams: streams, report: setup.warn)
                 }])
             }
@@ -76,7 +76,7 @@ enum StartFeatures {
             if !options.save { throw .conflicting("--upload <remote:path>", "a recording that is not saved; add --save") }
             return { setup in
                 let album = setup.context.album(setup.options.albumPath).path
-                return .init(afterRecording: try RecordingUploads(upload, context: setup.context, album: album, log: setup.log,
+                return .init(followUp: try RecordingUploads(upload, context: setup.context, album: album, log: setup.log,
                                                                   failure: setup.failure))
             }
         },

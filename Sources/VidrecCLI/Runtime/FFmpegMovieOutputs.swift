@@ -7,17 +7,17 @@ import VidrecSystem
 /// features' packet outputs beside it, such as `--live`), a series of segment files, or
 /// one file per event, and the FFmpeg resampler that corrects the microphone's drift.
 final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
-    private let besideTheFile: [BesideTheFile]
+    private let sideOutputs: [SideOutput]
     private let report: @Sendable (String) -> Void
 
     /// The longest to wait for a copied camera's first keyframe.
     static let keyframeTimeout = 2 * CaptureTiming.stallTimeout.wholeSeconds
 
     /// - Parameters:
-    ///   - besideTheFile: the outputs the features put beside the movie file.
+    ///   - sideOutputs: the outputs the features put beside the movie file.
     ///   - report: where a late first keyframe is told.
-    init(besideTheFile: [BesideTheFile] = [], report: @escaping @Sendable (String) -> Void) {
-        self.besideTheFile = besideTheFile
+    init(sideOutputs: [SideOutput] = [], report: @escaping @Sendable (String) -> Void) {
+        self.sideOutputs = sideOutputs
         self.report = report
     }
 
@@ -42,7 +42,7 @@ final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
         let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
         return try MovieEncoder.recordingFile(path: path, settings: settings,
                                               indexSeconds: maxDuration?.seconds.doubleValue ?? MovieFileOutput.defaultIndexSeconds,
-                                              maxBytes: byteBudget, besideTheFile: besideTheFile, requestKeyframe: requestKeyframe)
+                                              maxBytes: byteBudget, sideOutputs: sideOutputs, requestKeyframe: requestKeyframe)
     }
 
     func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,

@@ -5,7 +5,7 @@
 /// whose frames all end no later than half a frame after the shorter track's end; other
 /// tracks keep the samples that start before that video ends. They then end within one
 /// video frame (or one audio packet) of each other.
-enum CommonEnd {
+enum CommonEndTrimmer {
     /// Cuts `tracks` (by track ID) in place; nothing changes without both a video track
     /// and another track.
     static func trim(_ tracks: inout [UInt32: TrackSamples], templates: [TrackTemplate]) {

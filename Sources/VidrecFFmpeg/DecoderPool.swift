@@ -23,7 +23,7 @@ import VidrecSystem
 /// The threads and the queue are guarded by one `NSCondition`; a ``Job``'s result is
 /// written by a decode thread before it is marked done under the lock, and read by the
 /// encoder's thread only after that. That is why the classes are `@unchecked Sendable`.
-final class DecodeAhead: @unchecked Sendable {
+final class DecoderPool: @unchecked Sendable {
     /// One frame in the stage.
     final class Job: @unchecked Sendable {
         /// The camera's frame.

@@ -1,8 +1,8 @@
 /// An output beside the movie file that takes the encoder's own packets (a live stream
 /// to a server), made once the encoder's streams exist and connected with the
-/// ``PacketPolicy/besideTheFile`` policy: it never costs the file a packet, and its
+/// ``PacketPolicy/sideOutput`` policy: it never costs the file a packet, and its
 /// failure is reported while the recording goes on.
-public struct BesideTheFile: Sendable {
+public struct SideOutput: Sendable {
     /// Whether the output needs the codecs' headers in the stream parameters (FLV and
     /// RTSP do; MPEG-TS repeats them in the stream), which the encoder must know before
     /// it opens.

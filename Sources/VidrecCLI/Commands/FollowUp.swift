@@ -4,7 +4,7 @@ import VidrecSystem
 /// outlives the recording, as the upload queue does (``RecordingUploads``): it is told
 /// of every file saved to an album while the recording runs (the movie, each segment or
 /// event, each photo), and finishes its own work once the recording has ended.
-protocol AfterRecording: AnyObject, Sendable {
+protocol FollowUp: AnyObject, Sendable {
     /// A file was saved: `path`, in the album `album` (`nil`: not known).
     func saved(_ path: String, album: String?)
 
