@@ -242,13 +242,15 @@ struct SessionLoop {
         let waiting = Int64(movie.waitingVideoFrames)
         lastProgress = now
         framesAtLastProgress = written
-        return SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: written,
+        var progress = SessionProgress(elapsed: timeline.duration.doubleValue, videoFrames: written,
                                framesPerSecond: rate, bytes: movie.bytesWritten,
                                droppedFrames: timeline.droppedFrames + movie.droppedVideoFrames,
                                encodingBacklogFrames: waiting,
                                encodingBacklog: (Rational(waiting) * frameRate.reciprocal).doubleValue,
                                encodingDroppedFrames: min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
                                    + movie.droppedVideoFrames, isPaused: timeline.isPaused)
+        progress.cameraGone = lost.map { Double(now - $0.since) / 1e9 }
+        return progress
     }
 
     /// Swaps in the camera `request` brings, between two frames, or refuses once the

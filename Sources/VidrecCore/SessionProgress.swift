@@ -26,6 +26,10 @@ public struct SessionProgress: Sendable, Codable, Equatable {
     /// Whether the recording is sound only (``MovieSettings/isAudioOnly``): its frame
     /// counts and rate are only its time, and say nothing to the user.
     public var isAudioOnly = false
+    /// How long the camera has been gone, in seconds, while the recording waits for it
+    /// to come back (``CameraReconnection``) and holds its last picture; `nil` while it
+    /// is there.
+    public var cameraGone: Double?
 
     /// Creates a snapshot; see the properties for the meaning of each argument.
     public init(elapsed: Double, videoFrames: Int64, framesPerSecond: Double, bytes: Int64, droppedFrames: Int64,
@@ -44,7 +48,7 @@ public struct SessionProgress: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case elapsed, videoFrames, framesPerSecond, bytes, droppedFrames, encodingBacklogFrames, encodingBacklog
-        case encodingDroppedFrames, isPaused, isAudioOnly
+        case encodingDroppedFrames, isPaused, isAudioOnly, cameraGone
     }
 
     /// Reads a snapshot; one written by an older vidrec still recording lacks the newer
@@ -61,5 +65,6 @@ public struct SessionProgress: Sendable, Codable, Equatable {
         encodingDroppedFrames = try container.decodeIfPresent(Int64.self, forKey: .encodingDroppedFrames) ?? 0
         isPaused = try container.decodeIfPresent(Bool.self, forKey: .isPaused) ?? false
         isAudioOnly = try container.decodeIfPresent(Bool.self, forKey: .isAudioOnly) ?? false
+        cameraGone = try container.decodeIfPresent(Double.self, forKey: .cameraGone)
     }
 }

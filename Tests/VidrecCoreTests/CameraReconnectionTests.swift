@@ -87,6 +87,22 @@ import VidrecSystem
         #expect(movie.audioFrames == 3 * Self.audioPerSecond)
     }
 
+    /// The progress reports (what `vidrec status` shows) say how long the camera has
+    /// been gone while it is waited for, and nothing while it was there.
+    @Test func progressSaysHowLongTheCameraHasBeenGone() throws {
+        let session = Self.realTimeSession(window: Rational(30))
+        var reports: [SessionProgress] = []
+        _ = try session.run(outputs: [OutputConnection(output: RecordingOutput("movie"), policy: OutputPolicy(videoCapacity: 200))],
+                            progress: { reports.append($0) })
+        // Gone at 0.5 s; reports twice a second to the 3 s limit.
+        let gone = reports.compactMap(\.cameraGone)
+        #expect(gone.count >= 2, "\(reports.map(\.cameraGone))")
+        #expect(gone == gone.sorted() && gone.allSatisfy { $0 >= 0 && $0 < 3 }, "\(gone)")
+        // (At the limit the movie ends and the camera is no longer waited for.)
+        #expect(reports.filter { $0.cameraGone == nil }.allSatisfy { $0.elapsed <= 0.6 || $0.elapsed >= 3 },
+                "\(reports.map { ($0.elapsed, $0.cameraGone) })")
+    }
+
     @Test func aCameraThatDoesNotComeBackInTimeEndsTheMovieWhenTheWindowIsOver() throws {
         // On the real clock: half a second of frames, then a 0.2 s window. The movie
         // holds the last picture, with its sound, until the session gives up.

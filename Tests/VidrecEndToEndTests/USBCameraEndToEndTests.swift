@@ -102,12 +102,23 @@ extension KernelDriverTests {
             try camera.unplug()
             #expect(child.waitForError(containing: "vidrec: camera \(USBCamera.byID) (\(USBCamera.name)) is gone: "),
                     "\(child.errorSoFar)")
+            // status says so while it is gone.
+            let gone = try Poll.until { () -> Double? in
+                let status = try VidrecProcess.run(["status", "--json"], home: home.path)
+                let rows = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [[String: Any]]
+                return rows?.first?["cameraGone"] as? Double
+            }
+            #expect(gone.map { $0 >= 0 } == true)
+            let status = try VidrecProcess.run(["status"], home: home.path)
+            #expect(status.out.contains(" (gone for "), "\(status.out)")
             try camera.replug()
             #expect(child.waitForError(containing: "is back after "), "\(child.errorSoFar)")
             let result = child.wait()
             withExtendedLifetime(tone) {}
             #expect(result.code == 0, "\(result.err)")
             #expect(result.err.contains("reached maximum duration (15 s)"), "\(result.err)")
+            // Opened again in the same mode: nothing new to say about it.
+            #expect(result.err.components(separatedBy: "vidrec: camera mode: ").count == 2, "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             #expect(abs(try Probe.formatDuration(file) - 15.0) <= 1.0 / 15)
             try Probe.expectStreamsEndTogether(file, frameRate: 15)

@@ -35,6 +35,7 @@ struct StatusCommand: VidrecCommand {
                     "paused": progress?.isPaused ?? false,
                 ]
                 if let limit = entry.sidecar.maxDuration { row["maxDuration"] = limit }
+                if let gone = progress?.cameraGone { row["cameraGone"] = gone }
                 return row
             }
             try context.printJSON(rows)
@@ -49,7 +50,8 @@ struct StatusCommand: VidrecCommand {
             let limit = entry.sidecar.maxDuration.map { String(format: " of %g s", $0) } ?? ""
             let frames = progress.flatMap { $0.isAudioOnly ? nil : ", \($0.videoFrames) frames" + ($0.droppedFrames > 0 ? ", \($0.droppedFrames) dropped" : "") } ?? ""
             let behind = progress.map(BacklogNote.status) ?? ""
-            context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\(behind)\n")
+            let gone = progress?.cameraGone.map { String(format: " (gone for %.1f s; waiting for it to come back)", $0) } ?? ""
+            context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\(gone)\(behind)\n")
         }
         let waiting = entries.count - running.count
         context.out("\(waiting) pending recording\(waiting == 1 ? "" : "s")" + (waiting > 0 ? " (see 'vidrec pending')" : "") + "\n")

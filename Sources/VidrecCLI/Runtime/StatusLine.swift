@@ -2,7 +2,8 @@ import Foundation
 import VidrecCore
 
 /// The live one-line status on a terminal (`● REC 00:05.5 / 00:30.0  30.0 fps  1.2 MB`,
-/// `❚❚ PAUSED 00:05.5 …` while paused; no rate for a sound recording);
+/// `❚❚ PAUSED 00:05.5 …` while paused; `CAMERA GONE 4 s` while the camera is gone; no
+/// rate for a sound recording);
 /// without a terminal it prints nothing, so cron logs get no control characters.
 struct StatusLine {
     let enabled: Bool
@@ -16,6 +17,7 @@ struct StatusLine {
         if !progress.isAudioOnly { line += String(format: "  %.1f fps", progress.framesPerSecond) }
         line += "  " + ByteCount.format(progress.bytes)
         if progress.droppedFrames > 0 { line += "  \(progress.droppedFrames) dropped" }
+        if let gone = progress.cameraGone { line += String(format: "  CAMERA GONE %.0f s", gone) }
         write("\r\u{1B}[K" + line)
     }
 

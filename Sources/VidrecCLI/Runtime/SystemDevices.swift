@@ -17,6 +17,9 @@ final class SystemDevices: RecordingDevices, Sendable {
     private let controls: CameraControlRequest
     private let keepControls: Bool
     private let report: @Sendable (String) -> Void
+    /// The lines told so far: a camera opened again (``CameraReconnection``) in the same
+    /// mode says nothing new, and a wrong one tried every half second says it once.
+    private let told = Mutex<Set<String>>([])
     /// vidrec's runtime folder, where a `vidrec serve` preview that holds a camera says
     /// so (``PreviewClaim``); `nil`: a busy camera is not asked for.
     private let previewClaims: String?
@@ -42,6 +45,11 @@ final class SystemDevices: RecordingDevices, Sendable {
         self.fit = fit
         self.microphone = microphone
         self.report = report
+    }
+
+    /// Tells `line` through `report`, unless it was told before.
+    private func tell(_ line: String) {
+        if told.withLock({ $0.insert(line).inserted }) { report(line) }
     }
 
     func findCamera() throws -> String? {
@@ -82,11 +90,14 @@ final class SystemDevices: RecordingDevices, Sendable {
                                                compressedAs: format, compressor: TestStreamCompressor())
             video.sourceFormat = format
             if choice.copied { video.copied = CopiedStream(format: format, header: []) }
-            report(choice.summary + " (the test camera)")
+            tell(choice.summary + " (the test camera)")
             return OpenedCamera(source: source, path: nil, mode: mode.description + (choice.copied ? ", copied" : ""),
                                 copiedStream: choice.copied ? source : nil)
         }
-        let description = try found.withLock { $0 } ?? CameraDiscovery(listing: .readable).resolve(camera)
+        // The camera found is opened once; opened again (it went away and may be back
+        // under another node), it is looked up again by its name.
+        let description = try found.withLock { found in defer { found = nil }; return found }
+            ?? CameraDiscovery(listing: .readable).resolve(camera)
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
                                                      camera: description.path, offered: description.formats,
@@ -98,9 +109,9 @@ final class SystemDevices: RecordingDevices, Sendable {
             video.height = source.videoFormat.height
             video.frameRate = source.videoFormat.frameRate
             video.copied = CopiedStream(format: format, header: [])
-            report(choice.summary)
+            tell(choice.summary)
             if format == .h264, let interval = source.setKeyframeInterval(video.keyframeInterval) {
-                report("camera keyframe interval: \(interval)")
+                tell("camera keyframe interval: \(interval)")
             }
             return OpenedCamera(source: source, path: description.path, mode: choice.mode.description + ", copied", copiedStream: source)
         }
@@ -111,7 +122,7 @@ final class SystemDevices: RecordingDevices, Sendable {
             video.frameRate = output
             video.keyframeInterval = min(video.keyframeInterval, VideoEncoding.maximumKeyframeInterval(at: output))
         }
-        report(choice.summary)
+        tell(choice.summary)
         return OpenedCamera(source: source, path: description.path,
                             mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
     }
@@ -152,12 +163,12 @@ final class SystemDevices: RecordingDevices, Sendable {
             // A page watching `vidrec serve`'s preview holds it: asked, the server lends it.
             let lenders = PreviewClaim.askToLend(path, in: previewClaims!)
             guard !lenders.isEmpty else { throw DeviceError.busy(path: path) }
-            report("camera lent by the preview of vidrec serve (pid \(lenders.map(String.init).joined(separator: ", ")))")
+            tell("camera lent by the preview of vidrec serve (pid \(lenders.map(String.init).joined(separator: ", ")))")
             source = try V4L2Camera(description, mode: mode)
         }
         if !settings.isEmpty {
             let done = try source.setControls(settings, restoreAtEnd: !keepControls)
-            report("camera controls: \(done.joined(separator: ", "))" + (keepControls ? "; kept afterwards (--keep-controls)" : "; set back at the end"))
+            tell("camera controls: \(done.joined(separator: ", "))" + (keepControls ? "; kept afterwards (--keep-controls)" : "; set back at the end"))
         }
         return source
     }

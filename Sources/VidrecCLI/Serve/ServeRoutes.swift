@@ -148,6 +148,7 @@ struct ServeRoutes: Sendable {
             if let progress = status.progress {
                 recording.merge(["elapsed": progress.elapsed, "frames": progress.videoFrames, "bytes": progress.bytes,
                                  "droppedFrames": progress.droppedFrames, "paused": progress.isPaused]) { $1 }
+                recording["cameraGone"] = progress.cameraGone
             }
             if let entry = try? context.store().entry(id: id) {
                 recording["preset"] = entry.sidecar.preset
