@@ -27,6 +27,9 @@ public final class MovieEncoder: CaptureOutput {
     /// The audio encoder; a movie cut into segments gets a new one for each segment, so
     /// that its audio ends and the next one's starts on the same sample.
     private var audio: AudioStreamEncoder?
+    /// A movie cut into segments with outputs beside its files: their audio, one encoder
+    /// for the whole recording (``connect(_:)``).
+    private var unbrokenAudio: AudioStreamEncoder?
     private let audioSettings: AudioEncoding?
     private let globalHeader: Bool
     private let frameRate: Rational
@@ -115,35 +118,64 @@ public final class MovieEncoder: CaptureOutput {
                                      indexSeconds: Double = MovieFileOutput.defaultIndexSeconds,
                                      maxBytes: Int64? = nil, sideOutputs: [SideOutput] = [],
                                      requestKeyframe: @escaping () -> Void = {}) throws -> MovieEncoder {
-        let encoder = try MovieEncoder(settings: settings,
-                                       globalHeader: settings.container.wantsGlobalHeader || sideOutputs.contains(where: \.wantsGlobalHeader),
-                                       requestKeyframe: requestKeyframe)
+        let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader,
+                                       sideOutputs: sideOutputs, requestKeyframe: requestKeyframe)
         // The outputs beside the file are made first: they open nothing yet, and refusing
         // a codec then leaves no empty file behind.
-        let beside = try sideOutputs.map { (output: try $0.make(encoder.streams), threadName: $0.threadName) }
+        let beside = try encoder.make(sideOutputs)
         let file = try MovieFileOutput(path: path, container: settings.container, streams: encoder.streams,
                                        indexSeconds: indexSeconds, maxBytes: maxBytes, metadata: settings.metadata)
         encoder.connect(file, policy: .movieFile, threadName: "vidrec.file")
-        for (output, threadName) in beside { encoder.connect(output, policy: .sideOutput, threadName: threadName) }
+        try encoder.connect(beside)
         return encoder
+    }
+
+    /// Opens the encoders for `settings` with the codec headers in the stream parameters
+    /// when the container or one of `sideOutputs` wants them.
+    private convenience init(settings: MovieSettings, globalHeader: Bool, sideOutputs: [SideOutput],
+                             requestKeyframe: @escaping () -> Void) throws {
+        try self.init(settings: settings, globalHeader: globalHeader || sideOutputs.contains(where: \.wantsGlobalHeader),
+                      requestKeyframe: requestKeyframe)
+    }
+
+    /// Makes `sideOutputs` for this encoder's streams (they open nothing yet).
+    private func make(_ sideOutputs: [SideOutput]) throws -> [(output: any PacketOutput, threadName: String)] {
+        try sideOutputs.map { (output: try $0.make(streams), threadName: $0.threadName) }
+    }
+
+    /// Connects the outputs beside the file, which take the packets as one continuous
+    /// stream. A movie cut into segments starts each segment's audio with a new encoder,
+    /// so that every file starts and ends on the sample of its cut; a stream cannot (an
+    /// AAC packet's samples are 1024, and a new encoder starts with its priming), so the
+    /// outputs beside it get their audio from an encoder of their own that runs through
+    /// (``unbrokenAudio``). The video, the costly part, is encoded once for all.
+    private func connect(_ beside: [(output: any PacketOutput, threadName: String)]) throws {
+        for (output, threadName) in beside { connect(output, policy: .sideOutput, threadName: threadName) }
+        if segments != nil, !beside.isEmpty, let audioSettings {
+            unbrokenAudio = try AudioStreamEncoder(settings: audioSettings, globalHeader: globalHeader)
+        }
     }
 
     /// Encodes a continuous recording cut into segments (`--segment`): the encoder cuts
     /// as `plan` says (``cut(into:)``), and one essential ``SegmentedFileOutput`` writes
-    /// each segment to the file `sink` opens for it.
+    /// each segment to the file `sink` opens for it; `sideOutputs` (a live stream) take
+    /// the packets as one stream, beside the segments.
     ///
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
     /// - Parameter requestKeyframe: for a copied H.264 stream, asks the camera for a keyframe.
     public static func segmentedRecording(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
+                                          sideOutputs: [SideOutput] = [],
                                           requestKeyframe: @escaping () -> Void = {}) throws -> MovieEncoder {
         let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader,
-                                       requestKeyframe: requestKeyframe)
+                                       sideOutputs: sideOutputs, requestKeyframe: requestKeyframe)
+        let beside = try encoder.make(sideOutputs)
         encoder.cut(into: plan)
         // A copied segment runs on to the camera's next keyframe.
         let output = SegmentedFileOutput(container: settings.container, streams: encoder.streams, plan: plan,
                                          frameRate: settings.video.frameRate, sampleRate: settings.audio?.sampleRate, sink: sink,
                                          indexSlackSeconds: settings.video.copied == nil ? 0 : MovieEncoder.copiedSegmentSlackSeconds)
         encoder.connect(output, policy: .movieFile, threadName: "vidrec.file")
+        try encoder.connect(beside)
         return encoder
     }
 
@@ -152,16 +184,20 @@ public final class MovieEncoder: CaptureOutput {
     public static let copiedSegmentSlackSeconds = 10.0
 
     /// Encodes a recording that waits for triggers (`--pre`, `--post`): one essential
-    /// ``EventFileOutput``, whose ``EventFileOutput/trigger()`` starts or extends an event.
+    /// ``EventFileOutput``, whose ``EventFileOutput/trigger()`` starts or extends an event;
+    /// `sideOutputs` (a live stream) take every packet, between events too.
     ///
     /// - Parameter requestKeyframe: for a copied H.264 stream, asks the camera for a keyframe.
     /// - Throws: ``FFmpegError`` naming the encoder and the setting it refused.
     public static func eventRecording(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink,
+                                      sideOutputs: [SideOutput] = [],
                                       requestKeyframe: @escaping () -> Void = {}) throws -> (encoder: MovieEncoder, events: EventFileOutput) {
         let encoder = try MovieEncoder(settings: settings, globalHeader: settings.container.wantsGlobalHeader,
-                                       requestKeyframe: requestKeyframe)
+                                       sideOutputs: sideOutputs, requestKeyframe: requestKeyframe)
+        let beside = try encoder.make(sideOutputs)
         let events = EventFileOutput(container: settings.container, streams: encoder.streams, pre: pre, post: post, sink: sink)
         encoder.connect(events, policy: .movieFile, threadName: "vidrec.file")
+        try encoder.connect(beside)
         return (encoder, events)
     }
 
@@ -242,6 +278,7 @@ public final class MovieEncoder: CaptureOutput {
 
     public func appendAudio(_ chunk: AudioChunk) throws {
         try startIfNeeded()
+        if let unbrokenAudio { try unbrokenAudio.append(chunk) { try encode(unbrokenAudio, $0) } }
         guard var encoder = audio, let settings = audioSettings else { return }
         if let copier, segments != nil {
             pendingAudio.append(chunk)
@@ -325,7 +362,7 @@ public final class MovieEncoder: CaptureOutput {
             }
             if let packet = try copier?.finish() { try send(packet) }
             if copier != nil, segments != nil { try releaseAudio(upTo: .max) }
-            if let audio {
+            for audio in [audio, unbrokenAudio].compactMap({ $0 }) {
                 try audio.drain { try encode(audio, $0) }
                 try encode(audio, nil)
             }
@@ -382,7 +419,12 @@ public final class MovieEncoder: CaptureOutput {
             }
             let encoded = try EncodedPacket(packet, stream: encoder.stream, segment: segment, segmentStart: segmentStart)
             av_packet_unref(packet)
-            for connection in connections { connection.send(encoded) }
+            // With an unbroken audio encoder, the segments' audio goes to the files only,
+            // and its packets to the outputs beside them only.
+            let beside: Bool? = unbrokenAudio == nil || encoder.stream.kind != .audio ? nil : encoder === unbrokenAudio
+            for connection in connections where beside.map({ $0 != connection.policy.isEssential }) ?? true {
+                connection.send(encoded)
+            }
         }
     }
 

@@ -35,6 +35,72 @@ extension EndToEndTests {
             #expect(abs(audio - 3 * 48_000) <= 2048, "\(audio) samples")
         }
 
+        /// Segments and the live stream from one encode: the server gets every segment's
+        /// video packets as one stream, and its audio from an encoder that runs across
+        /// the cuts, the tone unbroken, while each segment's audio still ends on its cut.
+        @Test(arguments: ["encoded", "copied"])
+        func segmentsAndTheLiveStreamComeFromOneVideoStream(video: String) throws {
+            try #require(RTMPServer.isInstalled, "nginx and its RTMP module are missing: run scripts/install-deps")
+            let home = try Home()
+            let server = try RTMPServer(folder: home.path + "/nginx")
+            let url = server.url("cam")
+            let camera = video == "copied" ? ["--camera", "test:h264", "--video", "copy"] : ["--camera", "test"]
+            let result = try VidrecProcess.run(["start"] + camera + ["--mic", "test", "--quality", "low", "--max", "5", "--segment", "2",
+                                                                     "--live", url], home: home.path)
+            try #require(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("vidrec: 3 segments, "), "\(result.err)")
+            #expect(result.err.contains("vidrec: live stream \(url): sent 5.0 s of video\n"), "\(result.err)")
+            try server.waitUntilClientsLeft()
+            server.stop()
+            let segments = try home.pendingRows().compactMap { $0["file"] as? String }
+            try #require(segments.count == 3, "\(segments)")
+            let received = try #require(server.recordings.first, "nginx recorded nothing")
+            #expect(server.recordings.count == 1)
+            let sent = try segments.flatMap { try Self.packetSizes($0, stream: "v") }
+            #expect(sent.count == 75)
+            #expect(try Self.packetSizes(received, stream: "v") == sent)
+            let numbers = try Probe.frameNumbers(received, width: 640, height: 360, everyPacket: true)
+            // (The copied test camera sends a loop of its compressed frames.)
+            let loop = video == "copied" ? 2 * 15 : 75  // TestPatternCamera.compressedLoopSeconds at 15 fps
+            #expect(numbers == (0..<75).map { $0 % loop }, "\(numbers)")
+            let lengths = try segments.map { try SegmentEndToEndTests.statedLength($0, stream: "a") }
+            #expect(lengths == [96000, 96000, 48000], "each segment's audio to its cut: \(lengths)")
+            let audio = try Probe.decodedAudio(received)
+            #expect(abs(audio.count - 5 * 48_000) <= 2048, "\(audio.count) samples")
+            // (The stream's audio starts with its encoder's priming, which the decoder
+            // gives out too.)
+            let jumps = [96000, 192000].map { Probe.toneJump(audio, across: $0 + audio.count - 5 * 48_000) }
+            #expect(jumps.allSatisfy { $0 < 0.5 }, "the tone's jump at each cut, in samples: \(jumps)")
+        }
+
+        /// A recording that waits for triggers streams all the time, between events too,
+        /// and an event's file holds the packets the stream had.
+        @Test func aRecordingThatWaitsForTriggersStreamsBetweenEvents() throws {
+            try #require(RTMPServer.isInstalled, "nginx and its RTMP module are missing: run scripts/install-deps")
+            let home = try Home()
+            let server = try RTMPServer(folder: home.path + "/nginx")
+            let url = server.url("cam")
+            let child = try VidrecProcess(Self.start + ["--pre", "1", "--post", "1", "--max", "6", "--live", url], home: home.path)
+            #expect(child.waitForError(containing: ": publishing\n"))
+            try child.waitUntilRecorded(2.5)
+            child.signal(SIGUSR1)
+            let result = child.wait()
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("vidrec: 1 event, "), "\(result.err)")
+            #expect(result.err.contains("vidrec: live stream \(url): sent 6.0 s of video\n"), "\(result.err)")
+            try server.waitUntilClientsLeft()
+            server.stop()
+            let event = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let received = try #require(server.recordings.first, "nginx recorded nothing")
+            let streamed = try Self.packetSizes(received, stream: "v")
+            #expect(streamed.count == 90)
+            #expect(try Probe.frameNumbers(received, width: 640, height: 360, everyPacket: true) == Array(0..<90))
+            let kept = try Self.packetSizes(event, stream: "v")
+            let first = try #require(try Probe.frameNumbers(event, width: 640, height: 360, everyPacket: true).first)
+            #expect(kept.count >= 30 && Array(streamed[first..<min(90, first + kept.count)]) == kept,
+                    "the event's \(kept.count) packets from frame \(first) are the stream's")
+        }
+
         /// A camera's own H.264, copied (`--video copy`), goes to the server as it goes
         /// into the file: the camera's packets, the camera's profile.
         @Test func aCopiedCameraStreamIsPublishedAsTheFileHasIt() throws {

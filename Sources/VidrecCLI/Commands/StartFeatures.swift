@@ -48,8 +48,6 @@ enum StartFeatures {
             } catch {
                 throw .invalidValue(LiveDestination.redacted(text), for: "--live <url>", reason: error.description)
             }
-            if options.segment != nil { throw .conflicting("--live <url>", "--segment (not yet: record the segments, or stream, but not both)") }
-            if options.events != nil { throw .conflicting("--live <url>", "--pre/--post (not yet)") }
             return { setup in
                 .init(sideOutputs: [SideOutput(wantsGlobalHeader: destination.wantsGlobalHeader, threadName: "vidrec.live") { streams in
                     try LiveStreamOutput(destination: destination, streams: streams, report: setup.warn)

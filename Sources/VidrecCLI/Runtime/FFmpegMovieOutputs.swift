@@ -3,9 +3,9 @@ import VidrecFFmpeg
 import VidrecMedia
 import VidrecSystem
 
-/// The movie's outputs on this machine: the FFmpeg encoder and movie file (with the
-/// features' packet outputs beside it, such as `--live`), a series of segment files, or
-/// one file per event, and the FFmpeg resampler that corrects the microphone's drift.
+/// The movie's outputs on this machine: the FFmpeg encoder and a movie file, a series of
+/// segment files, or one file per event, each with the features' packet outputs beside
+/// it (`--live`), and the FFmpeg resampler that corrects the microphone's drift.
 final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
     private let sideOutputs: [SideOutput]
     private let report: @Sendable (String) -> Void
@@ -48,7 +48,8 @@ final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
     func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
                                   copying camera: (any CompressedVideoSource)?) throws -> any CaptureOutput {
         let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
-        return try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink, requestKeyframe: requestKeyframe)
+        return try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink, sideOutputs: sideOutputs,
+                                                   requestKeyframe: requestKeyframe)
     }
 
     func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink,
@@ -56,7 +57,7 @@ final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
         -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
         let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
         let (encoder, events) = try MovieEncoder.eventRecording(settings: settings, pre: pre, post: post, sink: sink,
-                                                                requestKeyframe: requestKeyframe)
+                                                                sideOutputs: sideOutputs, requestKeyframe: requestKeyframe)
         return (encoder, { events.trigger() })
     }
 
