@@ -214,8 +214,7 @@ public final class CaptureSession: Sendable {
             guard let event = queue.pop(timeout: 0.05) else { continue }
             loop.handle(event)
         }
-        loop.lost?.reconnector.cancel()
-        loop.lost = nil
+        loop.endLoss(at: MonotonicClock.now(), back: false)
         if loop.outputFailure == nil { loop.releaseHeld() }
         // A switch whose camera sent nothing before the end: it records from the end on.
         loop.switching?.finish(.success(Rational(loop.timeline.lastFrameIndex + 1) * frameRate.reciprocal))
@@ -313,6 +312,7 @@ public final class CaptureSession: Sendable {
         outcome.clockOrigin = timeline.origin
         outcome.cameraGapFrames = loop.lostFilled
         outcome.cameraReturns = loop.returns
+        outcome.cameraGaps = loop.gaps
         return outcome
     }
 }

@@ -196,6 +196,7 @@ public final class Recorder: Sendable {
         let cameraWent = outcome.cameraGapFrames > 0 || outcome.cameraReturns > 0
         sidecar.cameraGapFrames = cameraWent ? outcome.cameraGapFrames : nil
         sidecar.cameraReturns = cameraWent ? outcome.cameraReturns : nil
+        sidecar.cameraGaps = outcome.cameraGaps.isEmpty ? nil : outcome.cameraGaps
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
         sidecar.closingSilence = report.audioSampleRate.map { Double(outcome.closingSilence) / Double($0) }
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }

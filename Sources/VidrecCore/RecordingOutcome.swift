@@ -42,6 +42,8 @@ public struct RecordingOutcome: Sendable {
     /// back.
     public var cameraGapFrames: Int64 = 0
     public var cameraReturns = 0
+    /// When the camera went and how long it stayed away, each time.
+    public var cameraGaps: [CameraGap] = []
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
     /// Audio frames of silence appended at the end because the microphone had not

@@ -1,3 +1,4 @@
+import Foundation
 import VidrecMedia
 import VidrecSystem
 
@@ -32,6 +33,8 @@ struct SessionLoop {
     /// Slots that held the last picture while the camera was gone, and how often it
     /// came back.
     var lostFilled: Int64 = 0
+    /// The times the camera was gone, ended (back, given up, or the movie over).
+    var gaps: [CameraGap] = []
     var returns = 0
     /// The frames placed and held back until their slots are final (see
     /// `Timeline.place(_:arrival:)`), oldest first, when the newest arrived, and the
@@ -50,6 +53,8 @@ struct SessionLoop {
     struct CameraLoss {
         let name: String
         let since: Int64
+        /// When it went, on the wall clock (for the report only).
+        let wallClock: Date
         let reason: CaptureSessionError
         var reconnector: CameraReconnector
     }
@@ -184,7 +189,7 @@ struct SessionLoop {
         switching = nil
         returning = false
         video = NoCamera()
-        lost = CameraLoss(name: name, since: time, reason: failure, reconnector: CameraReconnector(reconnection!))
+        lost = CameraLoss(name: name, since: time, wallClock: Date(), reason: failure, reconnector: CameraReconnector(reconnection!))
         events.append(.lost(camera: name, reason: reason))
     }
 
@@ -195,8 +200,7 @@ struct SessionLoop {
     mutating func checkLostCamera(now: Int64, queue: CaptureQueue) {
         guard var loss = lost, let reconnection else { return }
         if timeline.isStopping || timeline.isVideoDone {
-            loss.reconnector.cancel()
-            lost = nil
+            endLoss(at: now, back: false)
             return
         }
         if let camera = loss.reconnector.take() {
@@ -214,11 +218,10 @@ struct SessionLoop {
             switching = CameraSwitch(camera: camera)
             returning = true
             returns += 1
-            lost = nil
+            endLoss(at: now, back: true)
             events.append(.back(camera: camera.displayName, after: Double(now - loss.since) / 1e9))
         } else if now - loss.since > reconnection.window {
-            loss.reconnector.cancel()
-            lost = nil
+            endLoss(at: now, back: false)
             events.append(.gaveUp(camera: loss.name, after: Double(now - loss.since) / 1e9,
                                   lastTry: loss.reconnector.lastFailure.map { "\($0)" }))
             sourceFailure = sourceFailure ?? loss.reason
@@ -229,6 +232,15 @@ struct SessionLoop {
             for slot in slots { send(lastFrame, at: slot) }
             lostFilled += Int64(slots.count)
         }
+    }
+
+    /// The camera that went is no longer waited for, at `now`: it is `back`, or given up
+    /// on; its gap is counted.
+    mutating func endLoss(at now: Int64, back: Bool) {
+        guard let loss = lost else { return }
+        loss.reconnector.cancel()
+        gaps.append(CameraGap(start: loss.wallClock, seconds: Double(now - loss.since) / 1e9, back: back))
+        lost = nil
     }
 
     /// The progress to report at `now`, about twice a second; `nil` in between.
@@ -277,6 +289,11 @@ struct SessionLoop {
             video = request.camera
             timeline.cameraSwitched()
             switching = request
+            if let loss = wasLost {
+                // The camera that went is replaced: its gap ends here.
+                lost = loss
+                endLoss(at: MonotonicClock.now(), back: false)
+            }
         } catch {
             if var loss = wasLost, let reconnection {
                 // The camera that went is waited for again.

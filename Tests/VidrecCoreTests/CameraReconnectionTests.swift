@@ -69,6 +69,8 @@ import VidrecSystem
         #expect(outcome.reason == .maximumDuration(DurationLimit(parsing: "3")!))
         #expect(outcome.error == nil)
         #expect(outcome.cameraGapFrames == 15 && outcome.cameraReturns == 1)
+        #expect(outcome.cameraGaps.map(\.back) == [true] && outcome.cameraGaps.allSatisfy { $0.seconds >= 0 && $0.startTime != nil },
+                "\(outcome.cameraGaps)")
         #expect(outcome.videoFrames == 90 && outcome.droppedFrames == 0)
         #expect(movie.audioFrames == 3 * Self.audioPerSecond)
     }
@@ -83,6 +85,9 @@ import VidrecSystem
         #expect(outcome.reason == .maximumDuration(DurationLimit(parsing: "3")!), "\(outcome.reason)")
         #expect(outcome.error == nil)
         #expect(outcome.cameraGapFrames == 75 && outcome.cameraReturns == 0)
+        // Gone from 0.5 s to the 3 s limit, on the real clock.
+        #expect(outcome.cameraGaps.map(\.back) == [false] && outcome.cameraGaps.allSatisfy { $0.seconds > 2 && $0.seconds < 10 },
+                "\(outcome.cameraGaps)")
         #expect(outcome.videoFrames == 90 && outcome.droppedFrames == 0)
         #expect(movie.audioFrames == 3 * Self.audioPerSecond)
     }

@@ -117,6 +117,21 @@ struct StartCommand: VidrecCommand {
         return render(result, context, failure: report, followSaved: { followSaved($0, request.save?.album.path) })
     }
 
+    /// The end line's words for the times the camera was gone: `camera gone
+    /// 12:03:04-12:03:09 (5.2 s; 78 frames hold its last picture; back once)`, each
+    /// gap in local time, then their total.
+    static func cameraGaps(_ outcome: RecordingOutcome) -> String {
+        let spans = outcome.cameraGaps.compactMap { gap in
+            gap.startTime.flatMap { start in
+                DateText.local("%H:%M:%S", start).map { "\($0)-\(DateText.local("%H:%M:%S", start + gap.seconds) ?? "")" }
+            }
+        }
+        let total = outcome.cameraGaps.reduce(0) { $0 + $1.seconds }
+        let times = outcome.cameraReturns == 0 ? "never" : outcome.cameraReturns == 1 ? "once" : "\(outcome.cameraReturns) times"
+        return "camera gone " + (spans.isEmpty ? "" : spans.joined(separator: ", ") + " ")
+            + String(format: "(%.1f s; %lld frames hold its last picture; back %@)", total, outcome.cameraGapFrames, times)
+    }
+
     /// The message for a camera that went, came back or was given up on.
     static func line(for event: CameraReconnection.Event, window: Rational) -> String {
         switch event {
@@ -372,11 +387,8 @@ struct StartCommand: VidrecCommand {
         if dropped > 0 {
             summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
         }
-        if outcome.cameraGapFrames > 0 || outcome.cameraReturns > 0, let rate = result.frameRate {
-            let times = outcome.cameraReturns == 1 ? "once" : "\(outcome.cameraReturns) times"
-            summary += String(format: ", camera gone for %.1f s (%lld frames hold its last picture; back %@)",
-                              (Rational(outcome.cameraGapFrames) * rate.reciprocal).doubleValue, outcome.cameraGapFrames,
-                              outcome.cameraReturns == 0 ? "never" : times)
+        if outcome.cameraGapFrames > 0 || outcome.cameraReturns > 0 {
+            summary += ", " + StartCommand.cameraGaps(outcome)
         }
         if outcome.deviceSkippedFrames > 0 { summary += ", the camera reports \(outcome.deviceSkippedFrames) skipped" }
         if outcome.undecodableFrames > 0 {

@@ -1,0 +1,26 @@
+import Foundation
+
+/// A time the camera was gone while the recording waited for it (`--reconnect`): when
+/// it went and how long it stayed away, on the wall clock, for people (the movie keeps
+/// its own time: its slots held the last picture). In the sidecar:
+/// `{"start": "2026-12-06T12:03:04.250Z", "seconds": 5.2, "back": true}`.
+public struct CameraGap: Sendable, Codable, Equatable {
+    /// When the camera went, in ISO 8601 (UTC, to the millisecond).
+    public var start: String
+    /// How long it was gone, in seconds.
+    public var seconds: Double
+    /// Whether it came back (else the recording ended while it was gone).
+    public var back: Bool
+    /// When it went; `nil` in a gap read back from a sidecar.
+    public var startTime: Date?
+
+    /// A gap from `start`, `seconds` long; `back`: whether the camera came back.
+    public init(start: Date, seconds: Double, back: Bool) {
+        self.start = DateText.iso8601(start, milliseconds: true)
+        startTime = start
+        self.seconds = seconds
+        self.back = back
+    }
+
+    private enum CodingKeys: String, CodingKey { case start, seconds, back }
+}
