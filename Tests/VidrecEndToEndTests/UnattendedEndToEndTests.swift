@@ -218,13 +218,7 @@ extension EndToEndTests {
             shell.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
             shell.standardError = FileHandle.nullDevice
             try shell.run()
-            // The recording's PID, once its sidecar exists.
-            let pid = try #require(Poll.until { () -> Int32? in
-                guard let sidecar = home.files(in: home.pending, ending: ".json").first,
-                      let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any]
-                else { return nil }
-                return json["pid"] as? Int32
-            })
+            let pid = try #require(home.recordingPID())
             // vidrec reset the disposition it inherited: SIGINT is no longer ignored.
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
             let ignoredMask = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
@@ -325,12 +319,7 @@ extension EndToEndTests {
             timeout.standardOutput = FileHandle.nullDevice
             timeout.standardInput = FileHandle.nullDevice
             try timeout.run()
-            let pid = try #require(Poll.until { () -> Int32? in
-                guard let sidecar = home.files(in: home.pending, ending: ".json").first,
-                      let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any]
-                else { return nil }
-                return json["pid"] as? Int32
-            })
+            let pid = try #require(home.recordingPID())
             _ = try Home.waitUntilRecorded(1, pid: pid, home: home.path) { timeout.isRunning }
             kill(timeout.processIdentifier, SIGALRM)
             let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

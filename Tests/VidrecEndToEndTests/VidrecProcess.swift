@@ -109,6 +109,17 @@ final class Home {
         return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
     }
 
+    /// The PID of the recording started in this home by a process the test does not
+    /// hold (under a shell, or `timeout`), once its sidecar exists.
+    func recordingPID() -> Int32? {
+        Poll.until { () -> Int32? in
+            guard let sidecar = files(in: pending, ending: ".json").first,
+                  let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sidecar))) as? [String: Any]
+            else { return nil }
+            return json["pid"] as? Int32
+        }
+    }
+
     /// What `vidrec pending --json` says, run as this home's user.
     func pendingRows() throws -> [[String: Any]] {
         let pending = try VidrecProcess.run(["pending", "--json"], home: path)
