@@ -311,7 +311,7 @@ public final class CaptureSession: Sendable {
         outcome.pausedFrames = timeline.pausedFrames
         outcome.clockOrigin = timeline.origin
         outcome.cameraGapFrames = loop.lostFilled
-        outcome.cameraReturns = loop.returns
+        outcome.cameraReturns = loop.gaps.filter(\.back).count
         outcome.cameraGaps = loop.gaps
         return outcome
     }

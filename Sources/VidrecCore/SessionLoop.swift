@@ -30,12 +30,11 @@ struct SessionLoop {
     var lost: CameraLoss?
     /// Whether ``switching`` brings back a camera that was gone.
     var returning = false
-    /// Slots that held the last picture while the camera was gone, and how often it
-    /// came back.
+    /// Slots that held the last picture while the camera was gone.
     var lostFilled: Int64 = 0
-    /// The times the camera was gone, ended (back, given up, or the movie over).
+    /// The times the camera was gone, ended (back, given up, or the movie over); those
+    /// `back` count its returns.
     var gaps: [CameraGap] = []
-    var returns = 0
     /// The frames placed and held back until their slots are final (see
     /// `Timeline.place(_:arrival:)`), oldest first, when the newest arrived, and the
     /// slot of the newest sent.
@@ -217,7 +216,6 @@ struct SessionLoop {
             timeline.cameraReturned(at: now)
             switching = CameraSwitch(camera: camera)
             returning = true
-            returns += 1
             endLoss(at: now, back: true)
             events.append(.back(camera: camera.displayName, after: Double(now - loss.since) / 1e9))
         } else if now - loss.since > reconnection.window {
