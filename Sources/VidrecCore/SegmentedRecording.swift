@@ -95,6 +95,7 @@ final class SegmentedRecording: SegmentSink, Sendable {
         let date = startTime.addingTimeInterval(seconds)
         let name = series.name?(date)
         if let first = open.withLock({ $0[index] }) {
+            series.opened(index, first.entry.id, date)
             return (first.entry.partialPath, metadata(date, first.entry.sidecar.saveName))
         }
         let template = sidecar()
@@ -110,6 +111,7 @@ final class SegmentedRecording: SegmentSink, Sendable {
             return made
         }
         open.withLock { $0[index] = Open(entry: entry, lock: lock) }
+        series.opened(index, entry.id, date)
         return (entry.partialPath, metadata(date, name))
     }
 

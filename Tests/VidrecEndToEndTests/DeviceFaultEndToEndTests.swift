@@ -87,11 +87,12 @@ extension KernelDriverTests {
         /// vivid's disconnect takes the node away (opening it fails with ENODEV) until
         /// its last user closes it; the test holds it open, so the camera does not come
         /// back: the recording waits `--reconnect`'s 2 s for it, with its last picture,
-        /// then ends with the file finalized.
+        /// then ends with the file finalized. `--on-failure` runs when the camera goes,
+        /// and again when the recording ends for it.
         @Test func aCameraThatDisappearsAndDoesNotComeBackEndsTheRecordingWithTheFileFinalized() throws {
             let home = try Home()
-            let child = try VidrecProcess(["start", "--camera", "1", "--mic", "none", "--quality", "low", "--reconnect", "2"],
-                                          home: home.path)
+            let child = try VidrecProcess(["start", "--camera", "1", "--mic", "none", "--quality", "low", "--reconnect", "2",
+                                           "--on-failure", "env"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
             try child.waitUntilRecorded(1.5)
             let holder = try #require(FileHandle(forReadingAtPath: "/dev/video1"), "vivid's /dev/video1 opens")
@@ -116,6 +117,13 @@ extension KernelDriverTests {
             #expect(sidecar["state"] as? String == "failed")
             #expect((sidecar["cameraGapFrames"] as? Int ?? 0) >= 25, "\(sidecar)")
             #expect(result.err.contains("frames hold its last picture; back never)"), "the end line counts the gap: \(result.err)")
+            let hooks = EndToEndTests.HookEndToEndTests.runs(result.err, hook: "on-failure")
+            try #require(hooks.count == 2, "\(result.err)")
+            #expect(hooks[0]["VIDREC_EVENT"] == "camera-gone" && hooks[0]["VIDREC_CAMERA"] == "/dev/video1 (vivid)", "\(hooks[0])")
+            #expect(hooks[0]["VIDREC_REASON"]?.hasPrefix("disappeared") == true, "\(hooks[0])")
+            #expect(hooks[1]["VIDREC_EVENT"] == "failed" && hooks[1]["VIDREC_EXIT_CODE"] == "69", "\(hooks[1])")
+            #expect(hooks[1]["VIDREC_REASON"]?.contains("camera /dev/video1 (vivid) stopped") == true, "\(hooks[1])")
+            #expect(hooks[1]["VIDREC_ID"] == sidecar["id"] as? String, "\(hooks[1])")
         }
 
         /// Records vivid's first camera and a 440 Hz tone with `options`, and sets off

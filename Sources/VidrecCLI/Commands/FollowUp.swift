@@ -1,12 +1,17 @@
 import VidrecSystem
 
 /// The part of a `vidrec start` feature that follows the files the command saves and
-/// outlives the recording, as the upload queue does (``RecordingUploads``): it is told
-/// of every file saved to an album while the recording runs (the movie, each segment or
-/// event, each photo), and finishes its own work once the recording has ended.
+/// outlives the recording, as the upload queue (``RecordingUploads``) and the hooks
+/// (``RecordingHooks``) do: it is told of every file saved to an album while the
+/// recording runs (the movie, each segment or event, each photo) and of what happens to
+/// the recording, and finishes its own work once the recording has ended.
 protocol FollowUp: AnyObject, Sendable {
-    /// A file was saved: `path`, in the album `album` (`nil`: not known).
-    func saved(_ path: String, album: String?)
+    /// A file was saved.
+    func saved(_ file: SavedFile)
+
+    /// Something else happened to the recording. Told on the thread it happened on:
+    /// return at once.
+    func happened(_ happening: RecordingHappening)
 
     /// Whether the recording is over and only this part's work goes on: a signal then
     /// goes to ``interrupt()`` instead of stopping the recording.
@@ -26,4 +31,8 @@ protocol FollowUp: AnyObject, Sendable {
 
     /// The recording failed or never started: stop at once.
     func abandon()
+}
+
+extension FollowUp {
+    func happened(_ happening: RecordingHappening) {}
 }

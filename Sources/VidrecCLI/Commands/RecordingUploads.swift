@@ -27,11 +27,11 @@ final class RecordingUploads: FollowUp {
         runner.start()
     }
 
-    func saved(_ path: String, album: String?) {
+    func saved(_ file: SavedFile) {
         do {
-            try runner.enqueue(path, album: album, options: options)
+            try runner.enqueue(file.path, album: file.album, options: options)
         } catch {
-            failure("vidrec: \(path) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
+            failure("vidrec: \(file.path) is saved, but its upload could not be queued (\(error)); upload it by hand with rclone\n")
         }
     }
 

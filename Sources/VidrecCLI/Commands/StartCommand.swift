@@ -50,8 +50,12 @@ struct StartCommand: VidrecCommand {
             for line in lines { failure(line) }
             return code == .success && !lines.isEmpty ? .temporaryFailure : code
         } catch {
-            for part in after.all { part.abandon() }
-            log?.write("Error: \(RuntimeFailure.classify(error).message)")
+            let (message, code) = RuntimeFailure.classify(error)
+            for part in after.all {
+                part.happened(.failed(reason: message, exitCode: code.rawValue))
+                part.abandon()
+            }
+            log?.write("Error: \(message)")
             throw error
         }
     }
@@ -59,11 +63,16 @@ struct StartCommand: VidrecCommand {
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
                         terminal: (@Sendable (String) -> Void)?, after: FollowUps) throws -> ExitCode {
         let store = try context.store()
-        // A file saved to `album`: told to the parts that follow saved files (--upload).
-        let followSaved: @Sendable (_ saved: String, _ album: String?) -> Void = { saved, album in
-            for part in after.all { part.saved(saved, album: album) }
+        // A saved file, and what else happens: told to the parts that follow the
+        // recording (--upload, the hooks).
+        let followSaved: @Sendable (SavedFile) -> Void = { file in
+            for part in after.all { part.saved(file) }
         }
-        let (request, sideOutputs, controlProblem) = try makeRequest(context, failure: report, after: after, followSaved: followSaved)
+        let tell: @Sendable (RecordingHappening) -> Void = { happening in
+            for part in after.all { part.happened(happening) }
+        }
+        let (request, sideOutputs, controlProblem) = try makeRequest(context, failure: report, after: after, followSaved: followSaved,
+                                                                     tell: tell)
         // The photo output `vidrec snap` asks while the camera records.
         let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
         // The viewfinder `vidrec serve` asks for.
@@ -97,6 +106,7 @@ struct StartCommand: VidrecCommand {
                                   progress: { latest.withLock { $0 } }, recorder: recorder,
                                   camera: sources.first ?? "the camera", warn: context.err)
                 }
+                tell(.started(id: id, camera: sources.first ?? ""))
                 let until = limit.map { "for \($0)" } ?? "until stopped"
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
             case .progress(let progress):
@@ -110,11 +120,18 @@ struct StartCommand: VidrecCommand {
             case .camera(let event):
                 terminal?("\r\u{1B}[K")  // the status line, cleared on the terminal only
                 context.err(StartCommand.line(for: event, window: options.reconnect) + "\n")
+                if case let .lost(camera, reason) = event { tell(.cameraGone(camera: camera, reason: "\(reason)")) }
             case .ended:
                 status.clear()
             }
         }
-        return render(result, context, failure: report, followSaved: { followSaved($0, request.save?.album.path) })
+        let kind: SavedFile.Kind = options.events != nil ? .event : options.segment != nil ? .segment : .recording
+        return render(result, context, failure: { line, code in
+            report(line)
+            tell(.failed(reason: line.dropFirst("vidrec: ".count).trimmingCharacters(in: .newlines), exitCode: code.rawValue))
+        }, followSaved: {
+            followSaved(SavedFile(path: $0, album: request.save?.album.path, kind: kind, id: result.id, duration: result.outcome.duration.doubleValue))
+        })
     }
 
     /// The end line's words for the times the camera was gone: `camera gone
@@ -170,7 +187,8 @@ struct StartCommand: VidrecCommand {
     ///   is no control socket, if there is none (said once the recording has started: a
     ///   recording that cannot start says only why).
     private func makeRequest(_ context: CommandContext, failure: @escaping @Sendable (String) -> Void, after: FollowUps,
-                             followSaved: @escaping @Sendable (String, String?) -> Void) throws
+                             followSaved: @escaping @Sendable (SavedFile) -> Void,
+                             tell: @escaping @Sendable (RecordingHappening) -> Void) throws
         -> (RecordingRequest, sideOutputs: [SideOutput], controlProblem: (any Error)?) {
         let started = Date()
         var request = RecordingRequest(
@@ -192,23 +210,28 @@ struct StartCommand: VidrecCommand {
             if let template = options.nameTemplate {
                 name = { date in NameTemplate.expand(template, at: date) }
             }
-            let kind = options.events == nil ? "segment" : "event"
+            let events = options.events != nil
+            let kind = events ? "event" : "segment"
             let album = request.save?.album.path
-            let series = FileSeries(name: name, closed: { segment in
+            var series = FileSeries(name: name, closed: { segment in
                 StartCommand.report(segment, kind: kind, context)
-                if let saved = segment.savedPath { followSaved(saved, album) }
+                if let saved = segment.savedPath {
+                    followSaved(SavedFile(path: saved, album: album, kind: events ? .event : .segment, id: segment.id, duration: segment.duration))
+                }
+                if events { tell(.eventEnded(segment)) }
             }, reclaimed: { path in
                 context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
             })
+            if events { series.opened = { index, id, start in tell(.eventStarted(index: index, id: id, start: start)) } }
             if let events = options.events {
                 request.mode = .events(EventSettings(pre: events.pre, post: events.post), series)
             } else if let seconds = options.segment {
                 request.mode = .segments(SegmentSettings(seconds: seconds, atClock: options.segmentAtClock), series)
             }
         }
-        let setup = StartFeature.Setup(context: context, options: options, saved: { path, album in
-            context.out(path + "\n")
-            followSaved(path, album)
+        let setup = StartFeature.Setup(context: context, options: options, saved: { file in
+            context.out(file.path + "\n")
+            followSaved(file)
         }, warn: { context.err("vidrec: \($0)\n") }, failure: failure, log: context.err)
         var parts: [StartFeature.Parts] = []
         for make in options.features {
@@ -258,23 +281,24 @@ struct StartCommand: VidrecCommand {
     /// The end of the recording, in words and an exit code: a failure on stderr even
     /// with --quiet; else the end line, what was left behind, and the saved path on
     /// standard output (told to the parts that follow saved files, as --upload).
-    private func render(_ result: RecordingReport, _ context: CommandContext, failure report: @Sendable (String) -> Void,
+    private func render(_ result: RecordingReport, _ context: CommandContext, failure report: (String, ExitCode) -> Void,
                         followSaved: (String) -> Void) -> ExitCode {
         let outcome = result.outcome
         let summary = StartCommand.summary(result)
         for line in result.featureLines { context.err("vidrec: \(line)\n") }
         if let error = outcome.error {
             let (message, code) = RuntimeFailure.classify(error)
-            report("vidrec: recording \(result.id) failed: \(message) (\(summary); kept in pending)\n")
+            report("vidrec: recording \(result.id) failed: \(message) (\(summary); kept in pending)\n", code)
             return code
         }
         if let finalizeError = result.finalizeError {
             let (message, code) = RuntimeFailure.classify(finalizeError)
-            report("vidrec: recording \(result.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n")
-            return code == .failure ? .ioError : code
+            let exit: ExitCode = code == .failure ? .ioError : code
+            report("vidrec: recording \(result.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n", exit)
+            return exit
         }
         if case .lowDiskSpace = outcome.reason {
-            report("vidrec: recording \(result.id) \(outcome.reason.message) (\(summary); kept in pending)\n")
+            report("vidrec: recording \(result.id) \(outcome.reason.message) (\(summary); kept in pending)\n", .ioError)
             return .ioError
         }
         context.err("vidrec: \(outcome.reason.message): \(summary)\n")

@@ -14,9 +14,9 @@ struct StartFeature: Sendable {
         var context: CommandContext
         /// All of `start`'s options, checked.
         var options: StartOptions
-        /// Says that a file was saved to an album (`path`, `album`): its path goes to
-        /// standard output, and it is queued for `--upload`.
-        var saved: @Sendable (_ path: String, _ album: String) -> Void
+        /// Says that a file was saved to an album: its path goes to standard output, and
+        /// the parts that follow saved files hear of it (`--upload`, `--on-saved`).
+        var saved: @Sendable (SavedFile) -> Void
         /// Tells the user something, one line without the `vidrec: ` prefix.
         var warn: @Sendable (String) -> Void
         /// Tells the user of a failure, also with `--quiet` (a whole line, with the

@@ -65,7 +65,7 @@ enum StartFeatures {
             return { setup in
                 let album = setup.context.photoAlbum(nil)
                 return .init(IntervalPhotos(every: seconds, encoder: PhotoEncoder(), save: setup.options.save ? SaveRequest(album: album) : nil,
-                                            saved: { setup.saved($0, album.path) }, warn: setup.warn))
+                                            saved: { setup.saved(SavedFile(path: $0, album: album.path, kind: .photo)) }, warn: setup.warn))
             }
         },
         // --upload: each saved file to object storage, while recording and after it.
@@ -76,6 +76,15 @@ enum StartFeatures {
                 let album = setup.context.album(setup.options.albumPath).path
                 return .init(followUp: try RecordingUploads(upload, context: setup.context, album: album, log: setup.log,
                                                                   failure: setup.failure))
+            }
+        },
+        // --on-saved, --on-event, --on-failure: commands run on what happens, beside the
+        // recording, which never waits for them.
+        StartFeature(arguments: HookOptions.arguments) { arguments, options throws(ParserError) in
+            guard let (commands, timeLimit) = try HookOptions.parse(arguments, options) else { return nil }
+            return { setup in
+                .init(followUp: RecordingHooks(commands, timeLimit: timeLimit, preset: setup.options.quality,
+                                               environment: setup.context.paths.environment, log: setup.log, failure: setup.failure))
             }
         },
     ]
