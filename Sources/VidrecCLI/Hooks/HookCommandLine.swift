@@ -88,29 +88,14 @@ struct HookCommandLine: Sendable, Equatable {
                 quote = "'"
             case "\\":
                 inWord = true
-                guard let next = characters.popFirst() else { throw .trailingBackslash }
-                switch next {
-                case "n": literal.append("\n")
-                case "t": literal.append("\t")
-                case "\\", "\"", "'", " ", "$": literal.append(next)
-                default: throw .unknownEscape(next)
-                }
+                literal.append(try Self.escaped(characters.popFirst()))
             case "$":
                 inWord = true
-                if characters.first == "{", let close = characters.firstIndex(of: "}"),
-                   case let name = String(characters[characters.index(after: characters.startIndex)..<close]), Self.isName(name) {
+                if let variable = Self.variable(after: &characters) {
                     flushLiteral()
-                    word.append(.variable(name, written: "${\(name)}"))
-                    characters = characters[characters.index(after: close)...]
+                    word.append(variable)
                 } else {
-                    let name = String(characters.prefix { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
-                    if Self.isName(name) {
-                        flushLiteral()
-                        word.append(.variable(name, written: "$" + name))
-                        characters = characters.dropFirst(name.count)
-                    } else {
-                        literal.append("$")
-                    }
+                    literal.append("$")
                 }
             default:
                 inWord = true
@@ -124,6 +109,31 @@ struct HookCommandLine: Sendable, Equatable {
         }
         guard !words.isEmpty else { throw .empty }
         self.words = words
+    }
+
+    /// What a backslash followed by `next` stands for.
+    private static func escaped(_ next: Character?) throws(Problem) -> Character {
+        guard let next else { throw .trailingBackslash }
+        switch next {
+        case "n": return "\n"
+        case "t": return "\t"
+        case "\\", "\"", "'", " ", "$": return next
+        default: throw .unknownEscape(next)
+        }
+    }
+
+    /// The variable named after a `$` (`NAME` or `{NAME}`), taken from `characters`;
+    /// `nil`, and nothing taken, when no name follows.
+    private static func variable(after characters: inout Substring) -> Piece? {
+        if characters.first == "{", let close = characters.firstIndex(of: "}"),
+           case let name = String(characters[characters.index(after: characters.startIndex)..<close]), isName(name) {
+            characters = characters[characters.index(after: close)...]
+            return .variable(name, written: "${\(name)}")
+        }
+        let name = String(characters.prefix { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        guard isName(name) else { return nil }
+        characters = characters.dropFirst(name.count)
+        return .variable(name, written: "$" + name)
     }
 
     /// Whether `name` is a variable's name: a letter or `_`, then letters, digits, `_`.

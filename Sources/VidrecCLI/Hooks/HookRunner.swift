@@ -120,6 +120,16 @@ final class HookRunner: Sendable {
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// How a hook's run ended, besides its exit status.
+    private enum Stop {
+        /// It ended by itself.
+        case none
+        /// It ran past the time limit: SIGTERM after this many seconds.
+        case timeLimit(Double)
+        /// vidrec was stopping (``stop()``).
+        case interrupted
+    }
+
     /// Runs one hook to its end or its time limit.
     ///
     /// - Returns: whether it exited with status 0.
@@ -148,30 +158,37 @@ final class HookRunner: Sendable {
             failure("vidrec: \(label) did not run: \(program): \(error.localizedDescription)\n")
             return false
         }
-        let handle = try? ProcessHandle(pid: process.processIdentifier)
-        // When it was sent SIGTERM, and whether for vidrec's own stop.
-        var killedAt: Double?
-        var interrupted = false
         var lines = HookOutputLines { [log] line in log("vidrec: \(label): \(line)\n") }
-        let descriptor = FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor)
+        let stop = watch(process, exit: exit, output: FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor),
+                         since: began, lines: &lines)
+        process.waitUntilExit()
+        lines.end()
+        return report(process, label: label, stop: stop, seconds: Double(MonotonicClock.now() - began) / 1e9)
+    }
+
+    /// Logs the hook's output until it ends (and its output has ended, or it has
+    /// nothing more to read), stopping it at the time limit or when vidrec stops.
+    private func watch(_ process: Process, exit: DispatchSemaphore, output descriptor: FileDescriptor, since began: Int64,
+                       lines: inout HookOutputLines) -> Stop {
+        let handle = try? ProcessHandle(pid: process.processIdentifier)
+        var stop = Stop.none
+        // When it was sent SIGTERM.
+        var killedAt: Double?
         var buffer = [UInt8](repeating: 0, count: 4096)
         var outputOpen = true
         var exited = false
         while true {
             let now = Double(MonotonicClock.now() - began) / 1e9
-            if killedAt == nil, !interrupted, state.withLock({ $0.stopped }) {
-                interrupted = true
+            if killedAt == nil, state.withLock({ $0.stopped }) || now >= timeLimit {
                 killedAt = now
-                try? handle?.send(SIGTERM)
-            } else if now >= timeLimit, killedAt == nil {
-                killedAt = now
+                stop = now >= timeLimit ? .timeLimit(now) : .interrupted
                 try? handle?.send(SIGTERM)
             } else if let killed = killedAt, now >= killed + 2 {
                 try? handle?.send(SIGKILL)
             }
             if !exited { exited = exit.wait(timeout: .now()) == .success }
             // What it started may write on past its end, but not past its time limit.
-            if exited, now >= timeLimit || interrupted { break }
+            if exited, killedAt != nil { break }
             guard outputOpen else {
                 // Its output has ended; it has not yet.
                 if exited || exit.wait(timeout: .now() + 0.1) == .success { break }
@@ -180,35 +197,32 @@ final class HookRunner: Sendable {
             let events = (try? descriptor.poll(Int16(POLLIN), orWake: nil, milliseconds: exited ? 0 : 100, "hook output")) ?? 0
             if events != 0 {
                 let count = (try? buffer.withUnsafeMutableBytes { try descriptor.read(into: $0.baseAddress!, count: $0.count, "hook output") }) ?? 0
-                if count > 0 {
-                    lines.add(buffer[..<count])
-                } else {
-                    outputOpen = false
-                }
+                if count > 0 { lines.add(buffer[..<count]) } else { outputOpen = false }
                 continue
             }
             // It ended; what it started may keep the pipe open, and is not waited for.
             if exited { break }
         }
-        process.waitUntilExit()
-        lines.end()
-        let seconds = String(format: "%.1f s", Double(MonotonicClock.now() - began) / 1e9)
-        if interrupted {
+        return stop
+    }
+
+    /// Tells how the hook ended: to the log when it succeeded, else as a failure.
+    ///
+    /// - Returns: whether it exited with status 0.
+    private func report(_ process: Process, label: String, stop: Stop, seconds: Double) -> Bool {
+        let after = String(format: "%.1f s", seconds)
+        switch (stop, process.terminationReason, process.terminationStatus) {
+        case (.interrupted, _, _):
             failure("vidrec: \(label) was stopped, as vidrec was\n")
-            return false
-        }
-        if let killedAt {
+        case (.timeLimit(let killedAt), _, _):
             failure("vidrec: \(label) was stopped after \(String(format: "%.0f", killedAt)) s, its time limit (--hook-timeout)\n")
-            return false
-        }
-        switch (process.terminationReason, process.terminationStatus) {
-        case (.exit, 0):
-            log("vidrec: \(label) exited with status 0 after \(seconds)\n")
+        case (.none, .exit, 0):
+            log("vidrec: \(label) exited with status 0 after \(after)\n")
             return true
-        case (.exit, let status):
-            failure("vidrec: \(label) failed: it exited with status \(status) after \(seconds)\n")
-        case (_, let signal):
-            failure("vidrec: \(label) failed: it was killed by signal \(signal) after \(seconds)\n")
+        case (.none, .exit, let status):
+            failure("vidrec: \(label) failed: it exited with status \(status) after \(after)\n")
+        case (.none, _, let signal):
+            failure("vidrec: \(label) failed: it was killed by signal \(signal) after \(after)\n")
         }
         return false
     }
