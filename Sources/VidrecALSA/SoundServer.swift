@@ -1,5 +1,6 @@
 import CALSA
 import Glibc
+import VidrecSystem
 
 /// A sound server (PipeWire, PulseAudio) that an ALSA PCM goes through: on a desktop,
 /// ALSA's `default` is PipeWire's plug-in (`pipewire-alsa`), which talks to the user's
@@ -50,8 +51,7 @@ public struct SoundServer: Sendable, Equatable {
         }
         let socket = pluginType == "pipewire" ? directory + "/" + (environment["PIPEWIRE_REMOTE"] ?? "pipewire-0")
             : directory + "/pulse/native"
-        var status = stat()
-        guard stat(socket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
+        guard let status = try? FileSystem.status(socket), status.st_mode & S_IFMT == S_IFSOCK else {
             return "no \(name) socket at \(socket): \(name) is not running for this user"
         }
         return nil

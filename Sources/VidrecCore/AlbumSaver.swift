@@ -79,8 +79,8 @@ public struct AlbumSaver: Sendable {
         let root = URL(fileURLWithPath: album).standardizedFileURL.path
         var folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
         while folder.hasPrefix(root + "/") {
-            _ = rmdir(folder + "/.thumbnails")
-            guard rmdir(folder) == 0 else { return }
+            _ = try? FileSystem.removeDirectory(folder + "/.thumbnails")
+            guard (try? FileSystem.removeDirectory(folder)) != nil else { return }
             folder = (folder as NSString).deletingLastPathComponent
         }
     }

@@ -34,6 +34,16 @@ public enum FileSystem {
         try systemCall(.rename, destination) { Glibc.rename(source, destination) }
     }
 
+    /// Removes the empty folder `path`. The corresponding C function is `rmdir`.
+    public static func removeDirectory(_ path: String) throws(SystemError) {
+        try systemCall(.rmdir, path) { rmdir(path) }
+    }
+
+    /// Sets the permissions of `path` to `mode`. The corresponding C function is `chmod`.
+    public static func changeMode(_ path: String, to mode: mode_t) throws(SystemError) {
+        try systemCall(.chmod, path) { chmod(path, mode) }
+    }
+
     /// Makes the folder `path` with `mode`. The corresponding C function is `mkdir`.
     public static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
         try systemCall(.mkdir, path) { mkdir(path, mode) }

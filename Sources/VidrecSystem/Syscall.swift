@@ -37,6 +37,7 @@ public enum Syscall: String, Sendable, CaseIterable {
     case rename
     case renameat
     case renameat2
+    case rmdir
     case send
     case setrlimit
     case socket

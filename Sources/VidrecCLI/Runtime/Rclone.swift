@@ -59,7 +59,7 @@ final class Rclone: Uploading {
     }
 
     func verify(_ file: String, against destination: String) throws -> String {
-        let remote = try stat(destination, hashType: nil, operation: "verify")
+        let remote = try entry(destination, hashType: nil, operation: "verify")
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? -1
         guard remote.isFile else { throw UploadError("verify", destination, "the uploaded copy is not there") }
         guard remote.size == size else {
@@ -79,7 +79,7 @@ final class Rclone: Uploading {
             }
             (theirs, hashType) = (String(value), "md5")
         }
-        guard let ours = try stat(file, hashType: hashType, operation: "verify").hashes[hashType] else {
+        guard let ours = try entry(file, hashType: hashType, operation: "verify").hashes[hashType] else {
             throw UploadError("verify", destination, "rclone gave no \(hashType) of \(file)")
         }
         guard ours.lowercased() == theirs.lowercased() else {
@@ -100,7 +100,7 @@ final class Rclone: Uploading {
     }
 
     /// `rclone lsjson --stat --hash` of one file.
-    private func stat(_ path: String, hashType: String?, operation: String) throws -> Entry {
+    private func entry(_ path: String, hashType: String?, operation: String) throws -> Entry {
         var arguments = ["lsjson", "--stat", "--hash"]
         if let hashType { arguments += ["--hash-type", hashType] }
         let (status, out, err) = try run(arguments, paths: [path])

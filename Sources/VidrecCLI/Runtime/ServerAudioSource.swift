@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import VidrecALSA
 import VidrecMedia
+import VidrecSystem
 
 /// An audio source a running sound server offers (a card's input, a Bluetooth headset,
 /// a virtual source), as `vidrec devices` lists it, with the `--mic` that records from
@@ -117,7 +118,7 @@ struct ServerAudioSource: Equatable {
         }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             // SIGKILL: a signal the child could block or ignore would leave it running.
-            kill(process.processIdentifier, SIGKILL)
+            try? FileSystem.signal(process.processIdentifier, SIGKILL)
             done.wait()
             process.waitUntilExit()
             return nil

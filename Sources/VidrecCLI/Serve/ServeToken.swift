@@ -19,9 +19,12 @@ struct ServeToken: Sendable, Equatable {
     /// - Throws: ``CLIError`` when the file cannot be read or made, or others may read it.
     static func load(from path: String, renewing: Bool = false) throws -> ServeToken {
         if !renewing, let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                throw CLIError("cannot read the serve token \(path): \(String(cString: strerror(errno)))", .ioError)
+            let status: stat
+            do throws(SystemError) {
+                guard let found = try FileSystem.status(path) else { throw SystemError("stat", path, errno: ENOENT) }
+                status = found
+            } catch {
+                throw CLIError("cannot read the serve token \(path): \(error.reason)", .ioError)
             }
             guard status.st_mode & 0o077 == 0 else {
                 throw CLIError("the serve token \(path) can be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); run 'chmod 600 \(path)', or delete it to have a new one made", .failure)
@@ -36,7 +39,7 @@ struct ServeToken: Sendable, Equatable {
         do {
             try PrivateFolder.prepare((path as NSString).deletingLastPathComponent)
             try AtomicFile.write(Data((value + "\n").utf8), to: path, durable: true)
-            guard chmod(path, 0o600) == 0 else { throw SystemError("chmod", path, errno: errno) }
+            try FileSystem.changeMode(path, to: 0o600)
         } catch {
             throw CLIError("cannot keep the serve token in \(path): \(error)", .cannotCreate)
         }
