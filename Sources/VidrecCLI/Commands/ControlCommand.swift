@@ -15,9 +15,8 @@ struct ControlCommand<Control: RecordingControl>: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let name = Control.spec.name
-        let target = try RunningRecording.find(id, in: context.store(), start: Control.start, usage: "vidrec \(name) ID")
-        let reply = try RunningRecording.ask(ControlRequest(command: name), of: target)
+        let target = try RunningRecording.find(id, in: context.store(), start: Control.start, usage: "vidrec \(Control.request.rawValue) ID")
+        let reply = try RunningRecording.ask(ControlRequest(Control.request), of: target)
         context.out(Control.said(reply, id: target.id) + "\n")
         return .success
     }

@@ -6,8 +6,10 @@ import VidrecSystem
 enum PauseResume {
     /// `vidrec pause [ID]`.
     enum Pause: RecordingControl {
+        static let request = ControlName.pause
+
         static let spec = CommandSpec(
-            name: "pause",
+            name: request.rawValue,
             abstract: "Pause a running recording until 'vidrec resume'.",
             discussion: "Nothing is recorded while paused, and the movie has no gap: when it resumes, both streams go on from where they paused. --max counts only recorded time. The camera and microphone stay open, so resuming is at once. A recording that is stopped while paused is finished as usual. A camera's own H.264, stored as it is (--video copy), cannot be paused.",
             arguments: [RunningRecording.idArgument])
@@ -27,8 +29,10 @@ enum PauseResume {
 
     /// `vidrec resume [ID]`.
     enum Resume: RecordingControl {
+        static let request = ControlName.resume
+
         static let spec = CommandSpec(
-            name: "resume",
+            name: request.rawValue,
             abstract: "Resume a paused recording.",
             discussion: "Both streams go on from where they paused: the first frame captured from now on follows the last one recorded.",
             arguments: [RunningRecording.idArgument])

@@ -10,7 +10,10 @@ import VidrecSystem
 /// Requests that carry more than the recording's ID (`snap`'s photo, `switch`'s camera)
 /// have subcommands of their own.
 protocol RecordingControl {
-    /// The subcommand's spec; its name is the request's command.
+    /// The request, whose name is the subcommand's.
+    static var request: ControlName { get }
+
+    /// The subcommand's spec, named after ``request``.
     static var spec: CommandSpec { get }
 
     /// How to start a recording that answers the request, for the error when none runs
@@ -30,4 +33,7 @@ protocol RecordingControl {
 extension RecordingControl {
     /// The subcommand that makes the request.
     static var command: any VidrecCommand.Type { ControlCommand<Self>.self }
+
+    /// The recording's answer, for its control server.
+    static var controlAnswer: ControlAnswer { ControlAnswer(name: request, answer: answer) }
 }

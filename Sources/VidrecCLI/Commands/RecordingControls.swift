@@ -6,8 +6,6 @@ enum RecordingControls {
     /// Their subcommands.
     static var commands: [any VidrecCommand.Type] { all.map { $0.command } }
 
-    /// The control that answers `command`, if one does.
-    static func named(_ command: String) -> (any RecordingControl.Type)? {
-        all.first { $0.spec.name == command }
-    }
+    /// The answers of the built-in requests: these, and `switch`.
+    static var answers: [ControlAnswer] { all.map { $0.controlAnswer } + [SwitchAnswer.answer] }
 }

@@ -92,7 +92,7 @@ struct SnapCommand: VidrecCommand {
             if let recording {
                 let reply: ControlReply
                 do {
-                    reply = try ControlClient.send(ControlRequest(command: "snap", path: path, width: size?.width),
+                    reply = try ControlClient.send(ControlRequest(.snap, path: path, width: size?.width),
                                                    to: recording.controlPath, timeout: SnapCommand.recordingTimeout)
                 } catch {
                     throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and that recording did not answer for a photo (\(error)); try again, or stop the recording first", .temporaryFailure)

@@ -71,12 +71,8 @@ struct StartCommand: VidrecCommand {
         let tell: @Sendable (RecordingHappening) -> Void = { happening in
             for part in after.all { part.happened(happening) }
         }
-        let (request, sideOutputs, controlProblem) = try makeRequest(context, failure: report, after: after, followSaved: followSaved,
-                                                                     tell: tell)
-        // The photo output `vidrec snap` asks while the camera records.
-        let photoOutput = request.features.lazy.compactMap { $0 as? PhotoOutput }.first
-        // The viewfinder `vidrec serve` asks for.
-        let viewfinder = request.features.lazy.compactMap { $0 as? ViewfinderOutput }.first
+        let (request, sideOutputs, answers, controlProblem) = try makeRequest(context, failure: report, after: after,
+                                                                              followSaved: followSaved, tell: tell)
         let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
                                     controls: options.controls, keepControls: options.keepControls,
                                     previewClaims: context.paths.runtimeDirectory) {
@@ -102,9 +98,9 @@ struct StartCommand: VidrecCommand {
                     context.err("vidrec: no control socket (\(controlProblem)); 'vidrec snap', 'switch', 'trigger', 'pause' and 'resume' cannot reach this recording\n")
                 }
                 control = request.controlSocket(id: id).flatMap { path in
-                    controlServer(at: path, photos: store.directory, photoOutput: photoOutput, viewfinder: viewfinder?.feed,
-                                  progress: { latest.withLock { $0 } }, recorder: recorder,
-                                  camera: sources.first ?? "the camera", warn: context.err)
+                    let recording = ControlledRecording(recorder: recorder, warn: context.err, photos: store.directory, fit: options.fit,
+                                                        camera: sources.first ?? "the camera", progress: { latest.withLock { $0 } })
+                    return StartCommand.controlServer(at: path, answers: RecordingControls.answers + answers, recording: recording)
                 }
                 tell(.started(id: id, camera: sources.first ?? ""))
                 let until = limit.map { "for \($0)" } ?? "until stopped"
@@ -183,13 +179,14 @@ struct StartCommand: VidrecCommand {
     ///
     /// The features' parts that outlive the recording go into `after`.
     ///
-    /// - Returns: the request, the features' outputs beside the movie file, and why there
-    ///   is no control socket, if there is none (said once the recording has started: a
-    ///   recording that cannot start says only why).
+    /// - Returns: the request, the features' outputs beside the movie file, the requests
+    ///   of the control socket they answer, and why there is no control socket, if there
+    ///   is none (said once the recording has started: a recording that cannot start
+    ///   says only why).
     private func makeRequest(_ context: CommandContext, failure: @escaping @Sendable (String) -> Void, after: FollowUps,
                              followSaved: @escaping @Sendable (SavedFile) -> Void,
                              tell: @escaping @Sendable (RecordingHappening) -> Void) throws
-        -> (RecordingRequest, sideOutputs: [SideOutput], controlProblem: (any Error)?) {
+        -> (RecordingRequest, sideOutputs: [SideOutput], answers: [ControlAnswer], controlProblem: (any Error)?) {
         let started = Date()
         var request = RecordingRequest(
             preset: try preset(context), duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
@@ -240,7 +237,7 @@ struct StartCommand: VidrecCommand {
             if let part = made.followUp { after.add(part) }
         }
         request.features = parts.compactMap(\.recording)
-        return (request, parts.flatMap(\.sideOutputs), controlProblem)
+        return (request, parts.flatMap(\.sideOutputs), parts.flatMap(\.requests), controlProblem)
     }
 
     /// Blocks the signals (before any thread exists: x264 and the capture threads
@@ -327,65 +324,26 @@ struct StartCommand: VidrecCommand {
         return .success
     }
 
-    /// The recording's control socket, through which `vidrec snap` takes photos from it
-    /// (into the pending folder `photos`, and nowhere else), `vidrec switch` moves it
-    /// to another camera, `vidrec serve` watches its `viewfinder`, and the
-    /// ``RecordingControls`` (`trigger`, `pause`, `resume`) are answered. A socket that cannot be made costs only that: the recording
-    /// goes on, and says so.
-    func controlServer(at path: String, photos: String, photoOutput: PhotoOutput?, viewfinder: ViewfinderFeed?,
-                       progress: @escaping @Sendable () -> SessionProgress?, recorder: Recorder, camera: String,
-                       warn: @escaping @Sendable (String) -> Void) -> ControlServer? {
-        let fit = options.fit
-        let current = Mutex(camera)
+    /// The recording's control socket, through which other vidrecs reach it: each
+    /// request is answered by its ``ControlAnswer`` (`snap`, `switch`, `viewfinder`,
+    /// `trigger`, `pause`, `resume`). A socket that cannot be made costs only that: the
+    /// recording goes on, and says so.
+    static func controlServer(at path: String, answers: [ControlAnswer], recording: ControlledRecording) -> ControlServer? {
+        let byName = Dictionary(answers.map { ($0.name, $0) }) { first, _ in first }
         do {
             return try ControlServer(path: path) { request in
+                guard let answer = request.name.flatMap({ byName[$0] }) else { return ControlAnswer.unknown(request.command) }
                 do {
-                    switch request.command {
-                    case "snap":
-                        guard let target = request.path else { break }
-                        guard StartCommand.isPendingPhoto(target, in: photos) else {
-                            return ControlReply(error: "a photo goes only into the pending folder \(photos), as ID.partial.jpg",
-                                                exitCode: ExitCode.usage.rawValue)
-                        }
-                        guard let photoOutput else { throw PhotoError.notRecording }
-                        let taken = try photoOutput.capture(to: target, width: request.width, timeout: 10)
-                        return ControlReply(width: taken.width, height: taken.height, camera: current.withLock { $0 })
-                    case "switch":
-                        guard let name = request.camera else { break }
-                        let devices = SystemDevices(camera: name, cameraFormat: nil, fit: fit, microphone: "none") { warn("vidrec: \($0)\n") }
-                        let use = try recorder.switchCamera(to: devices)
-                        current.withLock { $0 = use.camera }
-                        warn(String(format: "vidrec: switched to %@ at %.3f s\n", use.camera, use.from))
-                        return ControlReply(camera: use.camera, mode: use.mode, from: use.from)
-                    case "viewfinder":
-                        guard let viewfinder else { throw PhotoError.notRecording }
-                        // Within the socket's wait for a reply.
-                        let picture = request.watch == false ? nil : viewfinder.picture(after: request.after, timeout: 1)
-                        return ControlReply(camera: current.withLock { $0 }, picture: picture?.jpeg, number: picture?.number, captured: picture?.capturedAt,
-                                            progress: progress())
-                    default:
-                        if let control = RecordingControls.named(request.command) {
-                            return try control.answer(request, ControlledRecording(recorder: recorder, warn: warn))
-                        }
-                    }
-                    return ControlReply(error: "a request this vidrec does not know ('\(request.command)')", exitCode: ExitCode.usage.rawValue)
+                    return try answer.answer(request, recording)
                 } catch {
                     let (message, code) = RuntimeFailure.classify(error)
                     return ControlReply(error: message, exitCode: code.rawValue)
                 }
             }
         } catch {
-            warn("vidrec: no control socket (\(error)); 'vidrec snap', 'switch', 'trigger', 'pause' and 'resume' cannot reach this recording\n")
+            recording.warn("vidrec: no control socket (\(error)); 'vidrec snap', 'switch', 'trigger', 'pause' and 'resume' cannot reach this recording\n")
             return nil
         }
-    }
-
-    /// Whether `path` names a photo being taken in the pending folder `folder`:
-    /// `<folder>/ID.partial.jpg`, with a plain recording ID (no `/`, no `..`).
-    static func isPendingPhoto(_ path: String, in folder: String) -> Bool {
-        guard path.hasPrefix(folder + "/"), path.hasSuffix(".partial.jpg") else { return false }
-        let id = String(path.dropFirst(folder.count + 1).dropLast(".partial.jpg".count))
-        return RecordingStore.isValidID(id)
     }
 
     /// One line for each segment of a continuous recording as it closes: its path on

@@ -37,12 +37,15 @@ struct StartFeature: Sendable {
         /// Its part that follows the saved files and outlives the recording (the upload
         /// queue).
         var followUp: (any FollowUp)?
+        /// The requests of the control socket it answers (the photo output's `snap`).
+        var requests: [ControlAnswer] = []
 
         init(_ recording: (any RecordingFeature)? = nil, sideOutputs: [SideOutput] = [],
-             followUp: (any FollowUp)? = nil) {
+             followUp: (any FollowUp)? = nil, requests: [ControlAnswer] = []) {
             self.recording = recording
             self.sideOutputs = sideOutputs
             self.followUp = followUp
+            self.requests = requests
         }
     }
 

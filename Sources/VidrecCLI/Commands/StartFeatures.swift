@@ -9,16 +9,20 @@ enum StartFeatures {
         // The photo output beside the movie, which `vidrec snap` asks over the control
         // socket while the camera records: every recording has one.
         StartFeature(arguments: []) { _, _ in
-            { _ in .init(PhotoOutput(encoder: PhotoEncoder())) }
+            { _ in
+                let photos = PhotoOutput(encoder: PhotoEncoder())
+                return .init(photos, requests: [SnapAnswer.answer(photos)])
+            }
         },
         // The viewfinder `vidrec serve` shows, asked over the control socket: every
         // recording has one, which encodes nothing while nobody watches. Its pictures
         // look as players show the movie: turned by --rotate, flipped by --mirror.
         StartFeature(arguments: []) { _, _ in
             { setup in
-                .init(ViewfinderOutput(feed: ViewfinderFeed(),
-                                       encoder: PhotoEncoder(turnedClockwise: setup.options.rotation, mirrored: setup.options.mirror,
-                                                             quantizer: PhotoEncoder.viewfinderQuantizer)))
+                let viewfinder = ViewfinderOutput(feed: ViewfinderFeed(),
+                                                  encoder: PhotoEncoder(turnedClockwise: setup.options.rotation, mirrored: setup.options.mirror,
+                                                                        quantizer: PhotoEncoder.viewfinderQuantizer))
+                return .init(viewfinder, requests: [ViewfinderAnswer.answer(viewfinder.feed)])
             }
         },
         // --trigger motion[=N]: a recording waiting for triggers is also triggered by

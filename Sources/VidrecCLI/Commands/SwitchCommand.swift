@@ -38,7 +38,7 @@ struct SwitchCommand: VidrecCommand {
         let target = try RunningRecording.find(id, in: context.store(), start: "vidrec start", usage: "vidrec switch ID --camera …")
         let reply: ControlReply
         do {
-            reply = try ControlClient.send(ControlRequest(command: "switch", camera: camera), to: target.controlPath,
+            reply = try ControlClient.send(ControlRequest(.switch, camera: camera), to: target.controlPath,
                                            timeout: SwitchCommand.timeout)
         } catch {
             throw CLIError("recording \(target.id) (pid \(target.sidecar.pid)) did not answer (\(error)); it records on from \(target.sidecar.camera)", .temporaryFailure)

@@ -3,8 +3,10 @@ import VidrecSystem
 /// `vidrec trigger [ID]`: tell a recording that waits for triggers (`--pre`, `--post`)
 /// that something happened, as SIGUSR1 does.
 enum TriggerControl: RecordingControl {
+    static let request = ControlName.trigger
+
     static let spec = CommandSpec(
-        name: "trigger",
+        name: request.rawValue,
         abstract: "Tell a recording that waits for triggers that something happened.",
         discussion: """
         The recording (started with --pre and --post) writes what it kept from before \

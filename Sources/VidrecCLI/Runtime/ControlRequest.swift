@@ -19,3 +19,13 @@ struct ControlRequest: Codable, Sendable {
     /// whose viewfinder nobody watches encodes no pictures).
     var watch: Bool?
 }
+
+extension ControlRequest {
+    /// A request by its name, with what it carries.
+    init(_ name: ControlName, path: String? = nil, width: Int? = nil, camera: String? = nil, after: Int64? = nil, watch: Bool? = nil) {
+        self.init(command: name.rawValue, path: path, width: width, camera: camera, after: after, watch: watch)
+    }
+
+    /// The request's name, when it is one this vidrec knows.
+    var name: ControlName? { ControlName(rawValue: command) }
+}

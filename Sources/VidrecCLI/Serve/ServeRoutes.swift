@@ -261,16 +261,16 @@ struct ServeRoutes: Sendable {
             let id = text("id")
             if let id, !RecordingStore.isValidID(id) { return .error("not a recording ID: \(id)", status: 400) }
             return reply(VidrecChild.run(executable, ["stop"] + (id.map { [$0] } ?? [])))
-        case "snap":
+        case ControlName.snap.rawValue:
             return reply(viewfinder.withCameraFree { VidrecChild.run(executable, ["snap"] + deviceArguments.filter { !$0.hasPrefix("--mic") }) })
-        case "switch":
+        case ControlName.switch.rawValue:
             guard let camera = text("camera") else { return .error("say which camera: {\"camera\": \"1\"}", status: 400) }
             guard ServeRoutes.isFoundCamera(camera) else {
                 return .error("'\(TextSafety.printable(camera))' is not a camera vidrec found; give its number or its path as 'vidrec devices' lists it",
                               status: 400)
             }
             return reply(VidrecChild.run(executable, ["switch", "--camera=\(camera)"]))
-        case "trigger", "pause", "resume":
+        case ControlName.trigger.rawValue, ControlName.pause.rawValue, ControlName.resume.rawValue:
             return reply(VidrecChild.run(executable, [action]))
         case "controls":
             guard let name = text("name"), let value = text("value") else {
@@ -285,9 +285,14 @@ struct ServeRoutes: Sendable {
             if action == "save", let name = text("name") { arguments.append("--as=\(name)") }
             return reply(VidrecChild.run(executable, arguments), saves: action == "save")
         default:
-            return .error("no action '\(action)'; there are start, stop, snap, switch, trigger, pause, resume, controls, save and discard", status: 404)
+            return .error("no action '\(action)'; there are \(ServeRoutes.actions.dropLast().joined(separator: ", ")) and \(ServeRoutes.actions.last!)", status: 404)
         }
     }
+
+    /// The actions of `POST /api/ACTION`, which the page posts: serve's own, and the
+    /// running recording's requests the page offers (by their ``ControlName``).
+    static let actions = ["start", "stop"] + [ControlName.snap, .switch, .trigger, .pause, .resume].map(\.rawValue)
+        + ["controls", "save", "discard"]
 
     /// Whether `camera`, asked for by a request, names a camera vidrec found rather than
     /// any file: a test camera, a number or a name from `vidrec devices` (which only

@@ -202,7 +202,7 @@ final class ServeViewfinder: Sendable {
         // A browser that comes now sees this recording's pictures, not the last source's.
         if isNew { feed.withdraw() }
         let watched = feed.isWatched
-        let reply = try? ControlClient.send(ControlRequest(command: "viewfinder", after: after, watch: watched),
+        let reply = try? ControlClient.send(ControlRequest(.viewfinder, after: after, watch: watched),
                                             to: recording.controlPath, timeout: 3)
         if let reply, let picture = reply.picture, let number = reply.number, watched {
             feed.publish(picture, capturedAt: reply.captured)
