@@ -10,4 +10,10 @@ final class FollowUps: Sendable {
 
     /// The parts made so far.
     var all: [any FollowUp] { parts.withLock { $0 } }
+
+    /// Tells every part of a saved file.
+    func saved(_ file: SavedFile) { for part in all { part.saved(file) } }
+
+    /// Tells every part of what happened.
+    func happened(_ happening: RecordingHappening) { for part in all { part.happened(happening) } }
 }

@@ -63,25 +63,8 @@ struct StartCommand: VidrecCommand {
     private func record(_ context: CommandContext, failure report: @escaping @Sendable (String) -> Void,
                         terminal: (@Sendable (String) -> Void)?, after: FollowUps) throws -> ExitCode {
         let store = try context.store()
-        // A saved file, and what else happens: told to the parts that follow the
-        // recording (--upload, the hooks).
-        let followSaved: @Sendable (SavedFile) -> Void = { file in
-            for part in after.all { part.saved(file) }
-        }
-        let tell: @Sendable (RecordingHappening) -> Void = { happening in
-            for part in after.all { part.happened(happening) }
-        }
-        let (request, sideOutputs, answers, controlProblem) = try makeRequest(context, failure: report, after: after,
-                                                                              followSaved: followSaved, tell: tell)
-        let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
-                                    controls: options.controls, keepControls: options.keepControls,
-                                    previewClaims: context.paths.runtimeDirectory) {
-            context.err("vidrec: \($0)\n")
-        }
-        let outputs = FFmpegMovieOutputs(sideOutputs: sideOutputs) { context.err("vidrec: \($0)\n") }
-        let recorder = Recorder(store: store, devices: devices, outputs: outputs,
-                                saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
-                                warn: { [err = context.err] in err("vidrec: \($0)\n") }))
+        let (request, sideOutputs, answers, controlProblem) = try makeRequest(context, failure: report, after: after)
+        let recorder = makeRecorder(context, store: store, sideOutputs: sideOutputs)
         // The newest progress, from the session's thread, for the stop message.
         let latest = Mutex<SessionProgress?>(nil)
         watchSignals(recorder: recorder, after: after, latest: { latest.withLock { $0 } }, context, failure: report)
@@ -100,9 +83,9 @@ struct StartCommand: VidrecCommand {
                 control = request.controlSocket(id: id).flatMap { path in
                     let recording = ControlledRecording(recorder: recorder, warn: context.err, photos: store.directory, fit: options.fit,
                                                         camera: sources.first ?? "the camera", progress: { latest.withLock { $0 } })
-                    return StartCommand.controlServer(at: path, answers: RecordingControls.answers + answers, recording: recording)
+                    return ControlServer.answering(at: path, answers: RecordingControls.answers + answers, recording: recording)
                 }
-                tell(.started(id: id, camera: sources.first ?? ""))
+                after.happened(.started(id: id, camera: sources.first ?? ""))
                 let until = limit.map { "for \($0)" } ?? "until stopped"
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
             case .progress(let progress):
@@ -115,47 +98,34 @@ struct StartCommand: VidrecCommand {
                 status.update(progress)
             case .camera(let event):
                 terminal?("\r\u{1B}[K")  // the status line, cleared on the terminal only
-                context.err(StartCommand.line(for: event, window: options.reconnect) + "\n")
-                if case let .lost(camera, reason) = event { tell(.cameraGone(camera: camera, reason: "\(reason)")) }
+                context.err(EndReport.cameraLine(for: event, window: options.reconnect) + "\n")
+                if case let .lost(camera, reason) = event { after.happened(.cameraGone(camera: camera, reason: "\(reason)")) }
             case .ended:
                 status.clear()
             }
         }
         let kind: SavedFile.Kind = options.events != nil ? .event : options.segment != nil ? .segment : .recording
-        return render(result, context, failure: { line, code in
+        let ending = EndReport(waitsForTriggers: options.events != nil, saves: options.save)
+        return ending.render(result, context, failure: { line, code in
             report(line)
-            tell(.failed(reason: line.dropFirst("vidrec: ".count).trimmingCharacters(in: .newlines), exitCode: code.rawValue))
+            after.happened(.failed(reason: line.dropFirst("vidrec: ".count).trimmingCharacters(in: .newlines), exitCode: code.rawValue))
         }, followSaved: {
-            followSaved(SavedFile(path: $0, album: request.save?.album.path, kind: kind, id: result.id, duration: result.outcome.duration.doubleValue))
+            after.saved(SavedFile(path: $0, album: request.save?.album.path, kind: kind, id: result.id, duration: result.outcome.duration.doubleValue))
         })
     }
 
-    /// The end line's words for the times the camera was gone: `camera gone
-    /// 12:03:04-12:03:09 (5.2 s; 78 frames hold its last picture; back once)`, each
-    /// gap in local time, then their total.
-    static func cameraGaps(_ outcome: RecordingOutcome) -> String {
-        let spans = outcome.cameraGaps.compactMap { gap in
-            gap.startTime.flatMap { start in
-                DateText.local("%H:%M:%S", start).map { "\($0)-\(DateText.local("%H:%M:%S", start + gap.seconds) ?? "")" }
-            }
+    /// The ``Recorder`` of the devices the options name, writing the movie and the
+    /// features' `sideOutputs` with FFmpeg, saving into the album.
+    private func makeRecorder(_ context: CommandContext, store: RecordingStore, sideOutputs: [SideOutput]) -> Recorder {
+        let devices = SystemDevices(camera: options.camera, cameraFormat: options.cameraFormat, fit: options.fit, microphone: options.microphone,
+                                    controls: options.controls, keepControls: options.keepControls,
+                                    previewClaims: context.paths.runtimeDirectory) {
+            context.err("vidrec: \($0)\n")
         }
-        let total = outcome.cameraGaps.reduce(0) { $0 + $1.seconds }
-        let times = outcome.cameraReturns == 0 ? "never" : outcome.cameraReturns == 1 ? "once" : "\(outcome.cameraReturns) times"
-        return "camera gone " + (spans.isEmpty ? "" : spans.joined(separator: ", ") + " ")
-            + String(format: "(%.1f s; %lld frames hold its last picture; back %@)", total, outcome.cameraGapFrames, times)
-    }
-
-    /// The message for a camera that went, came back or was given up on.
-    static func line(for event: CameraReconnection.Event, window: Rational) -> String {
-        switch event {
-        case let .lost(camera, reason):
-            "vidrec: camera \(camera) is gone: \(reason); waiting up to \(window) s for it to come back (--reconnect)"
-        case let .back(camera, after):
-            String(format: "vidrec: camera %@ is back after %.1f s; its last picture holds the gap", camera, after)
-        case let .gaveUp(camera, after, lastTry):
-            String(format: "vidrec: camera %@ did not come back within %.0f s", camera, after)
-                + (lastTry.map { " (the last try to open it: \($0))" } ?? "")
-        }
+        let outputs = FFmpegMovieOutputs(sideOutputs: sideOutputs) { context.err("vidrec: \($0)\n") }
+        return Recorder(store: store, devices: devices, outputs: outputs,
+                                saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
+                                warn: { [err = context.err] in err("vidrec: \($0)\n") }))
     }
 
     /// The preset asked for, with `--rotate`, `--mirror` and `--video` applied.
@@ -183,9 +153,7 @@ struct StartCommand: VidrecCommand {
     ///   of the control socket they answer, and why there is no control socket, if there
     ///   is none (said once the recording has started: a recording that cannot start
     ///   says only why).
-    private func makeRequest(_ context: CommandContext, failure: @escaping @Sendable (String) -> Void, after: FollowUps,
-                             followSaved: @escaping @Sendable (SavedFile) -> Void,
-                             tell: @escaping @Sendable (RecordingHappening) -> Void) throws
+    private func makeRequest(_ context: CommandContext, failure: @escaping @Sendable (String) -> Void, after: FollowUps) throws
         -> (RecordingRequest, sideOutputs: [SideOutput], answers: [ControlAnswer], controlProblem: (any Error)?) {
         let started = Date()
         var request = RecordingRequest(
@@ -211,15 +179,15 @@ struct StartCommand: VidrecCommand {
             let kind = events ? "event" : "segment"
             let album = request.save?.album.path
             var series = FileSeries(name: name, closed: { segment in
-                StartCommand.report(segment, kind: kind, context)
+                EndReport.report(segment, kind: kind, context)
                 if let saved = segment.savedPath {
-                    followSaved(SavedFile(path: saved, album: album, kind: events ? .event : .segment, id: segment.id, duration: segment.duration))
+                    after.saved(SavedFile(path: saved, album: album, kind: events ? .event : .segment, id: segment.id, duration: segment.duration))
                 }
-                if events { tell(.eventEnded(segment)) }
+                if events { after.happened(.eventEnded(segment)) }
             }, reclaimed: { path in
                 context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
             })
-            if events { series.opened = { index, id, start in tell(.eventStarted(index: index, id: id, start: start)) } }
+            if events { series.opened = { index, id, start in after.happened(.eventStarted(index: index, id: id, start: start)) } }
             if let events = options.events {
                 request.mode = .events(EventSettings(pre: events.pre, post: events.post), series)
             } else if let seconds = options.segment {
@@ -228,7 +196,7 @@ struct StartCommand: VidrecCommand {
         }
         let setup = StartFeature.Setup(context: context, options: options, saved: { file in
             context.out(file.path + "\n")
-            followSaved(file)
+            after.saved(file)
         }, warn: { context.err("vidrec: \($0)\n") }, failure: failure, log: context.err)
         var parts: [StartFeature.Parts] = []
         for make in options.features {
@@ -273,139 +241,5 @@ struct StartCommand: VidrecCommand {
                 _exit(ExitCode.aborted.rawValue)
             }
         }
-    }
-
-    /// The end of the recording, in words and an exit code: a failure on stderr even
-    /// with --quiet; else the end line, what was left behind, and the saved path on
-    /// standard output (told to the parts that follow saved files, as --upload).
-    private func render(_ result: RecordingReport, _ context: CommandContext, failure report: (String, ExitCode) -> Void,
-                        followSaved: (String) -> Void) -> ExitCode {
-        let outcome = result.outcome
-        let summary = StartCommand.summary(result)
-        for line in result.featureLines { context.err("vidrec: \(line)\n") }
-        if let error = outcome.error {
-            let (message, code) = RuntimeFailure.classify(error)
-            report("vidrec: recording \(result.id) failed: \(message) (\(summary); kept in pending)\n", code)
-            return code
-        }
-        if let finalizeError = result.finalizeError {
-            let (message, code) = RuntimeFailure.classify(finalizeError)
-            let exit: ExitCode = code == .failure ? .ioError : code
-            report("vidrec: recording \(result.id) could not be finalized: \(message); the recording so far is kept in pending as interrupted and plays as it is; 'vidrec save' finalizes it later\n", exit)
-            return exit
-        }
-        if case .lowDiskSpace = outcome.reason {
-            report("vidrec: recording \(result.id) \(outcome.reason.message) (\(summary); kept in pending)\n", .ioError)
-            return .ioError
-        }
-        context.err("vidrec: \(outcome.reason.message): \(summary)\n")
-        for lost in outcome.lostOutputs { context.err("vidrec: left behind: \(lost)\n") }
-        if result.nothingRecorded {
-            context.err("vidrec: stopped before the first frame; nothing was recorded\n")
-            return .success
-        }
-        if options.events != nil, result.segments.isEmpty {
-            context.err("vidrec: no trigger came; nothing was recorded\n")
-            return .success
-        }
-        if !result.segments.isEmpty {
-            let saved = options.save ? "saved" : "pending; keep them with 'vidrec save ID'"
-            let kind = options.events == nil ? "segment" : "event"
-            context.err("vidrec: \(result.segments.count) \(kind)\(result.segments.count == 1 ? "" : "s"), \(result.segments.first!) to \(result.segments.last!), \(saved)\n")
-            return .success
-        }
-        guard let saved = result.savedPath else {
-            context.err("vidrec: recording \(result.id) is pending; keep it with 'vidrec save'\n")
-            return .success
-        }
-        for path in result.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
-        context.out(saved + "\n")
-        followSaved(saved)
-        return .success
-    }
-
-    /// The recording's control socket, through which other vidrecs reach it: each
-    /// request is answered by its ``ControlAnswer`` (`snap`, `switch`, `viewfinder`,
-    /// `trigger`, `pause`, `resume`). A socket that cannot be made costs only that: the
-    /// recording goes on, and says so.
-    static func controlServer(at path: String, answers: [ControlAnswer], recording: ControlledRecording) -> ControlServer? {
-        let byName = Dictionary(answers.map { ($0.name, $0) }) { first, _ in first }
-        do {
-            return try ControlServer(path: path) { request in
-                guard let answer = request.name.flatMap({ byName[$0] }) else { return ControlAnswer.unknown(request.command) }
-                do {
-                    return try answer.answer(request, recording)
-                } catch {
-                    let (message, code) = RuntimeFailure.classify(error)
-                    return ControlReply(error: message, exitCode: code.rawValue)
-                }
-            }
-        } catch {
-            recording.warn("vidrec: no control socket (\(error)); 'vidrec snap', 'switch', 'trigger', 'pause' and 'resume' cannot reach this recording\n")
-            return nil
-        }
-    }
-
-    /// One line for each segment of a continuous recording as it closes: its path on
-    /// standard output when it was saved, else a line on standard error.
-    static func report(_ segment: SegmentReport, kind: String, _ context: CommandContext) {
-        let length = segment.duration.map { String(format: "%.3f s", $0) } ?? "length unknown"
-        if let problem = segment.problem {
-            context.err("vidrec: \(kind) \(segment.index + 1) (\(segment.id), \(length)) \(problem)\n")
-        } else if let saved = segment.savedPath {
-            for path in segment.removedFromAlbum { context.err("vidrec: removed older recording \(path)\n") }
-            context.out(saved + "\n")
-        } else {
-            context.err("vidrec: \(kind) \(segment.index + 1) closed: \(segment.id), \(length), pending\n")
-        }
-    }
-
-    /// What the end line says after the reason: duration, frames, drops, gaps, size.
-    static func summary(_ result: RecordingReport) -> String {
-        let outcome = result.outcome
-        var summary = result.isAudioOnly ? String(format: "%.3f s of sound", outcome.duration.doubleValue)
-            : String(format: "%.3f s, %lld frames", outcome.duration.doubleValue, outcome.videoFrames)
-        let dropped = outcome.droppedFrames + outcome.queueDroppedFrames
-        if dropped > 0 {
-            summary += ", \(dropped) dropped (\(outcome.droppedFrames) by the camera, \(outcome.queueDroppedFrames) because encoding fell behind)"
-        }
-        if outcome.cameraGapFrames > 0 || outcome.cameraReturns > 0 {
-            summary += ", " + StartCommand.cameraGaps(outcome)
-        }
-        if outcome.deviceSkippedFrames > 0 { summary += ", the camera reports \(outcome.deviceSkippedFrames) skipped" }
-        if outcome.undecodableFrames > 0 {
-            summary += ", \(outcome.undecodableFrames) of the camera's frames left out (they did not decode, or followed a lost frame before the next keyframe)"
-        }
-        if outcome.surplusFrames > 0 {
-            summary += ", \(outcome.surplusFrames) of the camera's frames left out (it sent more than the frame rate holds)"
-        }
-        if outcome.pausedFrames > 0 {
-            if result.isAudioOnly, let rate = result.frameRate {
-                summary += String(format: ", %.2f s left out while paused", (Rational(outcome.pausedFrames) * rate.reciprocal).doubleValue)
-            } else {
-                summary += ", \(outcome.pausedFrames) of the camera's frames left out while paused"
-            }
-        }
-        if let overruns = result.overruns, overruns > 0 { summary += ", \(overruns) microphone overrun\(overruns == 1 ? "" : "s")" }
-        if outcome.insertedSilence > 0, let rate = result.audioSampleRate {
-            summary += String(format: ", %.2f s of silence filled in for microphone gaps", Double(outcome.insertedSilence) / Double(rate))
-        }
-        if outcome.closingSilence > 0, let rate = result.audioSampleRate {
-            summary += String(format: ", %.2f s of silence at the end (the microphone stopped sending before the camera)",
-                              Double(outcome.closingSilence) / Double(rate))
-        }
-        if outcome.movedSoundStart != 0, let rate = result.audioSampleRate {
-            let moved = String(format: "%.2f", Double(abs(outcome.movedSoundStart)) / Double(rate))
-            summary += ", the sound's start moved \(moved) s \(outcome.movedSoundStart > 0 ? "later" : "earlier") (its first timestamps were off)"
-        }
-        if outcome.droppedAudio > 0, let rate = result.audioSampleRate {
-            summary += String(format: ", %.2f s of audio dropped (a full queue, or microphone timestamps that jumped back)",
-                              Double(outcome.droppedAudio) / Double(rate))
-        }
-        if outcome.stretchedAudio != 0, let rate = result.audioSampleRate {
-            summary += String(format: ", the microphone's clock drift corrected by resampling (%+.3f s)",
-                              Double(outcome.stretchedAudio) / Double(rate))
-        }
-        return summary + ", \(ByteCount.format(outcome.bytes))"
     }
 }
