@@ -47,17 +47,17 @@ struct StartOptions {
             .flag("quiet", help: "Print nothing when all goes well (messages still go to --log); a failure still prints one line on stderr. For cron."),
         ])
 
-    var camera: String
+    var camera = "default"
     var cameraFormat: PixelFormat?
-    var fit: VideoFit
-    var microphone: String
-    var quality: String
+    var fit = VideoFit.crop
+    var microphone = "default"
+    var quality = "medium"
     var limit: DurationLimit?
     var maxSize: Int64?
     /// `--reconnect`, in seconds (0: a camera that goes ends the recording).
-    var reconnect: Rational
+    var reconnect = Rational(30)
     var minFree: Int64?
-    var save: Bool
+    var save = false
     var saveName: String?
     var nameTemplate: String?
     var albumPath: String?
@@ -69,20 +69,43 @@ struct StartOptions {
     var segment: Rational?
     /// `--pre` and `--post`, in seconds: wait for triggers.
     var events: (pre: Double, post: Double)?
-    var segmentAtClock: Bool
+    var segmentAtClock = false
     var rotation = 0
-    var mirror: Bool
+    var mirror = false
     /// `--video`: whether the camera's compressed stream may be stored as it is.
     var video: VideoHandling?
     var controls = CameraControlRequest()
-    var keepControls: Bool
+    var keepControls = false
     var logPath: String?
-    var quiet: Bool
+    var quiet = false
     /// The features (``StartFeatures``) the options ask for, to be made when the
     /// recording is set up.
     var features: [StartFeature.Make] = []
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
+        try readDevices(arguments)
+        try readLimits(arguments)
+        try readAlbum(arguments)
+        try readPicture(arguments)
+        try readSeries(arguments)
+        logPath = arguments[option: "log"]
+        quiet = arguments.has("quiet")
+        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>"),
+                                  (maxAge != nil, "--max-age <duration>")]
+        where given && !save {
+            throw .conflicting(synopsis, "a recording that is not saved; add --save")
+        }
+        if video == .copy, let reason = reasonNotToCopy {
+            throw .invalidValue("copy", for: "--video <auto|copy|encode>", reason: "the camera's stream cannot be stored as it is with \(reason); use --video encode")
+        }
+        for feature in StartFeatures.all {
+            if let make = try feature.parse(arguments, self) { features.append(make) }
+        }
+        if camera == SystemDevices.noCamera { try StartOptions.checkSoundOnly(arguments, microphone: microphone) }
+    }
+
+    /// The camera, the microphone, the preset and how a picture is fitted.
+    private mutating func readDevices(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[option: "camera"] ?? "default"
         microphone = arguments[option: "mic"] ?? "default"
         quality = arguments[option: "quality"] ?? "medium"
@@ -92,6 +115,10 @@ struct StartOptions {
         }
         self.fit = fit
         cameraFormat = try StartOptions.cameraFormat(arguments, camera: camera)
+    }
+
+    /// What ends the recording: `--max`, `--max-size`, `--reconnect`, `--min-free`.
+    private mutating func readLimits(_ arguments: ParsedArguments) throws(ParserError) {
         if let text = arguments[option: "max"] {
             guard let limit = DurationLimit(parsing: text) else {
                 throw .invalidValue(text, for: "--max <duration>", reason: "give a length greater than 0 and at most 24 h, such as 30 (seconds), 2.5, 90s, 5m or 1h")
@@ -107,6 +134,10 @@ struct StartOptions {
         self.reconnect = reconnect
         minFree = try StartOptions.size(arguments[option: "min-free"] ?? "200M", "--min-free <size>", minimum: 0)
         if minFree == 0 { minFree = nil }
+    }
+
+    /// Whether and how the recording is saved: `--save`, its name, the album and its limits.
+    private mutating func readAlbum(_ arguments: ParsedArguments) throws(ParserError) {
         save = arguments.has("save")
         saveName = try AlbumFileName.validated(arguments[option: "as"])
         nameTemplate = arguments[option: "name"]
@@ -128,6 +159,10 @@ struct StartOptions {
             }
             maxAge = seconds
         }
+    }
+
+    /// What is done to the picture: `--rotate`, `--mirror`, `--video`, the camera controls.
+    private mutating func readPicture(_ arguments: ParsedArguments) throws(ParserError) {
         rotation = try StartOptions.rotation(arguments)
         mirror = arguments.has("mirror")
         if let text = arguments[option: "video"] {
@@ -137,6 +172,10 @@ struct StartOptions {
             video = handling
         }
         (controls, keepControls) = try StartOptions.controls(arguments)
+    }
+
+    /// Whether the recording is a series of files: `--segment`, `--pre/--post`.
+    private mutating func readSeries(_ arguments: ParsedArguments) throws(ParserError) {
         if let text = arguments[option: "segment"] {
             guard let seconds = Rational(duration: text), seconds >= Rational(1), seconds <= Rational(86_400) else {
                 throw .invalidValue(text, for: "--segment <duration>", reason: "give a length from 1 s to 24 h, such as 10s, 5m, 1h or 90 (seconds)")
@@ -160,20 +199,6 @@ struct StartOptions {
         }
         segmentAtClock = arguments.has("segment-at-clock")
         if segmentAtClock, segment == nil { throw .conflicting("--segment-at-clock", "a recording without --segment") }
-        logPath = arguments[option: "log"]
-        quiet = arguments.has("quiet")
-        for (given, synopsis) in [(albumPath != nil, "--album <dir>"), (keep != nil, "--keep <count>"), (albumMaxSize != nil, "--album-max-size <size>"),
-                                  (maxAge != nil, "--max-age <duration>")]
-        where given && !save {
-            throw .conflicting(synopsis, "a recording that is not saved; add --save")
-        }
-        if video == .copy, let reason = reasonNotToCopy {
-            throw .invalidValue("copy", for: "--video <auto|copy|encode>", reason: "the camera's stream cannot be stored as it is with \(reason); use --video encode")
-        }
-        for feature in StartFeatures.all {
-            if let make = try feature.parse(arguments, self) { features.append(make) }
-        }
-        if camera == SystemDevices.noCamera { try StartOptions.checkSoundOnly(arguments, microphone: microphone) }
     }
 
     /// `--camera none` records sound only: what acts on a picture is refused, and so is
