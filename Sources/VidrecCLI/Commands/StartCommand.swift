@@ -51,10 +51,8 @@ struct StartCommand: VidrecCommand {
             return code == .success && !lines.isEmpty ? .temporaryFailure : code
         } catch {
             let (message, code) = RuntimeFailure.classify(error)
-            for part in after.all {
-                part.happened(.failed(reason: message, exitCode: code.rawValue))
-                part.abandon()
-            }
+            after.happened(.failed(reason: message, exitCode: code.rawValue))
+            for part in after.all { part.abandon() }
             log?.write("Error: \(message)")
             throw error
         }
@@ -124,8 +122,8 @@ struct StartCommand: VidrecCommand {
         }
         let outputs = FFmpegMovieOutputs(sideOutputs: sideOutputs) { context.err("vidrec: \($0)\n") }
         return Recorder(store: store, devices: devices, outputs: outputs,
-                                saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
-                                warn: { [err = context.err] in err("vidrec: \($0)\n") }))
+                        saver: AlbumSaver(store: store, manifest: context.manifest, finalizer: MovieFinalizer(), posterFrames: PosterFrame(),
+                                          warn: { [err = context.err] in err("vidrec: \($0)\n") }))
     }
 
     /// The preset asked for, with `--rotate`, `--mirror` and `--video` applied.
