@@ -255,12 +255,19 @@ public struct RecordingStore: Sendable {
     /// Recordings being written now.
     public func running() -> [Entry] { list().filter { $0.state == .recording } }
 
-    /// Recordings being written now, one for each recording process: a continuous
-    /// recording may have two segments open for a moment; the newer one stands for it.
+    /// Recordings being written now, one for each recording process. A process may have
+    /// several entries open: two segments for a moment at a cut, an event file beside
+    /// its segments or beside the recording waiting for triggers. The one that reports
+    /// its progress stands for it (the open segment, the waiting recording), else the
+    /// newest.
     public func runningRecordings() -> [Entry] {
-        var newest: [Int32: Entry] = [:]
-        for entry in running() where !entry.isPhoto { newest[entry.sidecar.pid] = entry }
-        return newest.values.sorted { $0.id < $1.id }
+        var chosen: [Int32: (entry: Entry, reports: Bool)] = [:]
+        for entry in running() where !entry.isPhoto {
+            let reports = FileManager.default.fileExists(atPath: directory + "/" + entry.id + ".progress")
+            if let held = chosen[entry.sidecar.pid], held.reports, !reports { continue }
+            chosen[entry.sidecar.pid] = (entry, reports)
+        }
+        return chosen.values.map(\.entry).sorted { $0.id < $1.id }
     }
 
     /// Finalizes a finished write or recovers an interrupted one: turns `ID.partial.EXT`

@@ -172,6 +172,24 @@ struct NoFinalizingExpected: MovieFinalizing {
         #expect(store.running().isEmpty)
     }
 
+    /// A process with a segment and an event file open is one running recording: the
+    /// entry that reports progress, whichever is newer; without progress, the newest.
+    @Test func aProcessWithSeveralFilesOpenIsOneRunningRecordingTheOneReportingProgress() throws {
+        func open(_ seconds: Double) throws -> (RecordingStore.Entry, RecordingLock) {
+            try store.create(at: Date(timeIntervalSince1970: seconds)) { id in
+                RecordingSidecar(id: id, preset: "low", presetFile: "", camera: "test pattern", microphone: nil,
+                                 container: .mp4, startTime: Date(), pid: getpid(), maxDuration: nil)
+            }
+        }
+        let (segment, segmentLock) = try open(2_000_000), (event, eventLock) = try open(2_000_005)
+        #expect(store.running().count == 2)
+        #expect(store.runningRecordings().map(\.id) == [event.id], "without progress, the newest")
+        store.writeProgress(SessionProgress(elapsed: 12, videoFrames: 180, framesPerSecond: 15, bytes: 1000, droppedFrames: 0), id: segment.id)
+        #expect(store.runningRecordings().map(\.id) == [segment.id], "the one reporting progress")
+        store.endProgress(id: segment.id)
+        withExtendedLifetime((segmentLock, eventLock)) {}
+    }
+
     @Test func recordingsStartedInTheSameSecondGetDistinctIDs() throws {
         let date = Date(timeIntervalSince1970: 2_000_000)
         let first = try finishedRecording(at: date), second = try finishedRecording(at: date)

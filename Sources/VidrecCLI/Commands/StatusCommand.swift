@@ -20,7 +20,8 @@ struct StatusCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
         let entries = store.list()
-        let running = entries.filter { $0.state == .recording }
+        // One row for each recording process, not each file it has open.
+        let running = store.runningRecordings()
         if json {
             let rows: [[String: Any]] = running.map { entry in
                 let progress = store.progress(of: entry)
@@ -53,7 +54,7 @@ struct StatusCommand: VidrecCommand {
             let gone = progress?.cameraGone.map { String(format: " (gone for %.1f s; waiting for it to come back)", $0) } ?? ""
             context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\(gone)\(behind)\n")
         }
-        let waiting = entries.count - running.count
+        let waiting = entries.filter { $0.state != .recording }.count
         context.out("\(waiting) pending recording\(waiting == 1 ? "" : "s")" + (waiting > 0 ? " (see 'vidrec pending')" : "") + "\n")
         return .success
     }
