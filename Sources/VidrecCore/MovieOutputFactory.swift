@@ -20,6 +20,18 @@ public protocol MovieOutputFactory: AnyObject {
     func makeSegmentedMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
                                   copying: (any CompressedVideoSource)?) throws -> any CaptureOutput
 
+    /// Creates the movie output of a continuous recording that also writes one file for
+    /// each event beside its segments, from the same encode: the segments as
+    /// ``makeSegmentedMovieOutput(settings:plan:sink:copying:)`` makes them, and the
+    /// events as ``makeEventMovieOutput(settings:pre:post:sink:copying:)`` does, each
+    /// opened by `eventSink`.
+    ///
+    /// - Returns: the output, and what to call when something happens.
+    func makeSegmentedEventMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
+                                       events: EventSettings, eventSink: any SegmentSink,
+                                       copying: (any CompressedVideoSource)?) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void)
+
     /// Creates the movie output of a recording that waits for triggers: it keeps `pre`
     /// seconds in memory and writes one file for each event, each opened by `sink`.
     ///
@@ -41,6 +53,13 @@ extension MovieOutputFactory {
 
     public func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink,
                                      copying: (any CompressedVideoSource)?) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
+        throw RecorderError.segmentsUnsupported
+    }
+
+    public func makeSegmentedEventMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
+                                              events: EventSettings, eventSink: any SegmentSink,
+                                              copying: (any CompressedVideoSource)?) throws
         -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
         throw RecorderError.segmentsUnsupported
     }

@@ -19,8 +19,10 @@ extension Recorder {
         /// Its lock, held here until the recording ends, unless a continuous recording's
         /// first segment has taken it over (which unlocks it when it closes).
         var lock: RecordingLock?
-        /// The files of a segmented or event recording.
+        /// The files of a segmented or event recording (the segments, when there are both).
         var segmented: SegmentedRecording?
+        /// The event files written beside the segments (``RecordingMode/segmentsAndEvents(_:_:_:events:)``).
+        var eventFiles: SegmentedRecording?
     }
 
     /// Before anything is opened: the album can be written, the disk is above the
@@ -135,7 +137,7 @@ extension Recorder {
         // file, which status and stop find) until it ends.
         let waits = request.mode.waitsForTriggers
         let segmented = SegmentedRecording(
-            store: store, saver: saver, save: request.save, series: series, waitsForTriggers: waits, first: entry,
+            store: store, saver: saver, save: request.save, series: series, files: waits ? .events : .segments, first: entry,
             lock: waits ? nil : recording.lock, startTime: request.startTime,
             metadata: { date, name in
                 Recorder.movieMetadata(preset: preset.name, camera: camera.name, microphone: audio?.displayName,
@@ -145,6 +147,17 @@ extension Recorder {
         if !waits { recording.lock = nil }
         recording.segmented = segmented
         state.withLock { $0.segments = segmented }
+        // Events beside the segments: each a new pending recording, as when waiting.
+        if case let .segmentsAndEvents(_, _, _, events) = request.mode {
+            recording.eventFiles = SegmentedRecording(
+                store: store, saver: saver, save: request.save, series: events, files: .eventsBesideSegments, first: entry,
+                lock: nil, startTime: request.startTime,
+                metadata: { date, name in
+                    Recorder.movieMetadata(preset: preset.name, camera: camera.name, microphone: audio?.displayName,
+                                           title: name, startTime: date)
+                },
+                sidecar: { [weak self] in self?.state.withLock { $0.running?.sidecar } ?? entry.sidecar })
+        }
     }
 
     /// Makes the movie output for the request's mode, the drift corrector and the
@@ -164,6 +177,12 @@ extension Recorder {
             case let (.events(events, _), segmented?):
                 let made = try outputs.makeEventMovieOutput(settings: settings, pre: events.pre, post: events.post, sink: segmented,
                                                             copying: recording.copiedStream)
+                output = made.output
+                state.withLock { $0.trigger = made.trigger }
+            case let (.segmentsAndEvents(segments, _, events, _), segmented?):
+                let made = try outputs.makeSegmentedEventMovieOutput(
+                    settings: settings, plan: segments.plan(frameRate: settings.video.frameRate, start: request.startTime), sink: segmented,
+                    events: events, eventSink: recording.eventFiles!, copying: recording.copiedStream)
                 output = made.output
                 state.withLock { $0.trigger = made.trigger }
             case let (.segments(segments, _), segmented?):
@@ -236,6 +255,7 @@ extension Recorder {
         var report = report
         let outcome = report.outcome
         report.segments = segmented.closed
+        report.events = recording.eventFiles?.closed ?? []
         report.nothingRecorded = report.segments.isEmpty && !waitsForTriggers && outcome.error == nil && outcome.videoFrames == 0
         if waitsForTriggers || report.nothingRecorded {
             store.abandon(recording.entry)

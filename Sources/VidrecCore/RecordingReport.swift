@@ -24,9 +24,13 @@ public struct RecordingReport: Sendable {
     public var savedPath: String?
     /// Older recordings removed from the album after saving (`--keep`, `--album-max-size`).
     public var removedFromAlbum: [String] = []
-    /// A continuous recording's segments (`--segment`), by pending ID, in order; each
-    /// was reported as it closed (``FileSeries/closed``).
+    /// A continuous recording's segments (`--segment`), or a recording's events when it
+    /// waits for triggers, by pending ID, in order; each was reported as it closed
+    /// (``FileSeries/closed``).
     public var segments: [String] = []
+    /// The event files written beside the segments (`--segment` with `--pre/--post`),
+    /// by pending ID, in order.
+    public var events: [String] = []
     /// What the request's features said when the recording ended, one line each
     /// (``RecordingFeature/recordingEnded(_:)``).
     public var featureLines: [String] = []

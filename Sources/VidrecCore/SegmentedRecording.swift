@@ -20,8 +20,27 @@ final class SegmentedRecording: SegmentSink, Sendable {
     private let store: RecordingStore
     private let saver: AlbumSaver
     private let save: SaveRequest?
+    /// What the files of a series are, as each one's sidecar says.
+    enum Files: Sendable {
+        /// The segments of a continuous recording (`--segment`).
+        case segments
+        /// The events of a recording that waits for triggers (`--pre/--post`).
+        case events
+        /// The events written beside a continuous recording's segments.
+        case eventsBesideSegments
+
+        /// The end reason of file `index` (from 0) in its sidecar.
+        func endReason(_ index: Int) -> String {
+            switch self {
+            case .segments: "segment \(index + 1) of a continuous recording"
+            case .events: "event \(index + 1) of a recording waiting for triggers"
+            case .eventsBesideSegments: "event \(index + 1) beside a continuous recording's segments"
+            }
+        }
+    }
+
     private let series: FileSeries
-    private let waitsForTriggers: Bool
+    private let files: Files
     private let startTime: Date
     private let metadata: @Sendable (Date, String?) -> [String: String]
     private let sidecar: @Sendable () -> RecordingSidecar
@@ -31,13 +50,14 @@ final class SegmentedRecording: SegmentSink, Sendable {
     private let firstSocket: String
 
     /// - Parameters:
-    ///   - waitsForTriggers: the files are events (`--pre`, `--post`), not segments.
+    ///   - files: what the files are: segments or events.
     ///   - first: the recording as the ``Recorder`` created it, and its lock, which the
-    ///     first segment takes over; with no lock (a recording waiting for triggers), the
-    ///     recording stays the ``Recorder``'s, and every event is a new pending recording.
+    ///     first segment takes over; with no lock (events), the recording stays the
+    ///     ``Recorder``'s (or its first segment's), and every event is a new pending
+    ///     recording.
     ///   - metadata: the tags for a segment starting at a time, with its name.
     ///   - sidecar: the recording's sidecar as it stands (a camera switch changes it).
-    init(store: RecordingStore, saver: AlbumSaver, save: SaveRequest?, series: FileSeries, waitsForTriggers: Bool,
+    init(store: RecordingStore, saver: AlbumSaver, save: SaveRequest?, series: FileSeries, files: Files,
          first: RecordingStore.Entry, lock: RecordingLock?, startTime: Date,
          metadata: @escaping @Sendable (Date, String?) -> [String: String],
          sidecar: @escaping @Sendable () -> RecordingSidecar) {
@@ -45,7 +65,7 @@ final class SegmentedRecording: SegmentSink, Sendable {
         self.saver = saver
         self.save = save
         self.series = series
-        self.waitsForTriggers = waitsForTriggers
+        self.files = files
         self.startTime = startTime
         self.metadata = metadata
         self.sidecar = sidecar
@@ -131,7 +151,7 @@ final class SegmentedRecording: SegmentSink, Sendable {
         sidecar.state = !finalized ? .interrupted : failure == nil ? .finished : .failed
         sidecar.duration = report.duration
         sidecar.endReason = failure.map { "failed: \($0)" }
-            ?? (waitsForTriggers ? "event \(index + 1) of a recording waiting for triggers" : "segment \(index + 1) of a continuous recording")
+            ?? files.endReason(index)
         if let failure, report.problem == nil { report.problem = "\(failure)" }
         let written = (try? store.write(sidecar)) != nil
         if finalized && written { FileSystem.removeQuietly(entry.lockPath) }

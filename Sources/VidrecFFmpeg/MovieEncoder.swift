@@ -27,8 +27,8 @@ public final class MovieEncoder: CaptureOutput {
     /// The audio encoder; a movie cut into segments gets a new one for each segment, so
     /// that its audio ends and the next one's starts on the same sample.
     private var audio: AudioStreamEncoder?
-    /// A movie cut into segments with outputs beside its files: their audio, one encoder
-    /// for the whole recording (``connect(_:)``).
+    /// A movie cut into segments with outputs that take it as one stream (a live stream,
+    /// the event files): their audio, one encoder for the whole recording.
     private var unbrokenAudio: AudioStreamEncoder?
     private let audioSettings: AudioEncoding?
     private let globalHeader: Bool
@@ -49,6 +49,8 @@ public final class MovieEncoder: CaptureOutput {
     private let packetOwner: OwnedPacket
     private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
     private var connections: [PacketConnection] = []
+    /// The connections that take the recording as one stream, not cut into segments.
+    private var continuous: Set<ObjectIdentifier> = []
     private var started = false
     private var finished = false
 
@@ -144,16 +146,9 @@ public final class MovieEncoder: CaptureOutput {
     }
 
     /// Connects the outputs beside the file, which take the packets as one continuous
-    /// stream. A movie cut into segments starts each segment's audio with a new encoder,
-    /// so that every file starts and ends on the sample of its cut; a stream cannot (an
-    /// AAC packet's samples are 1024, and a new encoder starts with its priming), so the
-    /// outputs beside it get their audio from an encoder of their own that runs through
-    /// (``unbrokenAudio``). The video, the costly part, is encoded once for all.
+    /// stream (``connect(_:policy:threadName:continuous:)``).
     private func connect(_ beside: [(output: any PacketOutput, threadName: String)]) throws {
         for (output, threadName) in beside { connect(output, policy: .sideOutput, threadName: threadName) }
-        if segments != nil, !beside.isEmpty, let audioSettings {
-            unbrokenAudio = try AudioStreamEncoder(settings: audioSettings, globalHeader: globalHeader)
-        }
     }
 
     /// Encodes a continuous recording cut into segments (`--segment`): the encoder cuts
@@ -201,11 +196,33 @@ public final class MovieEncoder: CaptureOutput {
         return (encoder, events)
     }
 
+    /// Writes one file for each event of a movie cut into segments (`--segment` with
+    /// `--pre/--post`): an essential ``EventFileOutput`` that takes the recording as one
+    /// stream beside the segments' files, its files opened by `sink`. Call before the
+    /// first append.
+    ///
+    /// - Returns: the output, whose ``EventFileOutput/trigger()`` starts or extends an event.
+    public func writeEvents(pre: Double, post: Double, container: Container, sink: any SegmentSink) -> EventFileOutput {
+        let events = EventFileOutput(container: container, streams: streams, pre: pre, post: post, sink: sink)
+        connect(events, policy: .movieFile, threadName: "vidrec.events", continuous: true)
+        return events
+    }
+
     /// Sends every packet from now on to `output` as well, on a thread called
     /// `threadName`. Connect outputs before the first append.
-    public func connect(_ output: any PacketOutput, policy: PacketPolicy, threadName: String) {
+    ///
+    /// A movie cut into segments starts each segment's audio with a new encoder, so that
+    /// every file starts and ends on the sample of its cut. An output that takes the
+    /// recording as one stream (`continuous`; by default, every output that is not
+    /// essential, such as a live stream) cannot take that audio (an AAC packet's samples
+    /// are 1024, and a new encoder starts with its priming): it gets its audio from an
+    /// encoder of its own that runs through (``unbrokenAudio``). The video, the costly
+    /// part, is encoded once for all.
+    public func connect(_ output: any PacketOutput, policy: PacketPolicy, threadName: String, continuous: Bool? = nil) {
         precondition(!started, "connect packet outputs before encoding")
-        connections.append(PacketConnection(output: output, policy: policy, threadName: threadName))
+        let connection = PacketConnection(output: output, policy: policy, threadName: threadName)
+        connections.append(connection)
+        if continuous ?? !policy.isEssential { self.continuous.insert(ObjectIdentifier(connection)) }
     }
 
     public var outputName: String {
@@ -381,6 +398,9 @@ public final class MovieEncoder: CaptureOutput {
     private func startIfNeeded() throws {
         guard !started else { return }
         started = true
+        if segments != nil, !continuous.isEmpty, let audioSettings {
+            unbrokenAudio = try AudioStreamEncoder(settings: audioSettings, globalHeader: globalHeader)
+        }
         for connection in connections { connection.start() }
     }
 
@@ -419,10 +439,10 @@ public final class MovieEncoder: CaptureOutput {
             }
             let encoded = try EncodedPacket(packet, stream: encoder.stream, segment: segment, segmentStart: segmentStart)
             av_packet_unref(packet)
-            // With an unbroken audio encoder, the segments' audio goes to the files only,
-            // and its packets to the outputs beside them only.
-            let beside: Bool? = unbrokenAudio == nil || encoder.stream.kind != .audio ? nil : encoder === unbrokenAudio
-            for connection in connections where beside.map({ $0 != connection.policy.isEssential }) ?? true {
+            // With an unbroken audio encoder, the segments' audio goes to the segments'
+            // files only, and its packets to the outputs that take one stream only.
+            let unbroken: Bool? = unbrokenAudio == nil || encoder.stream.kind != .audio ? nil : encoder === unbrokenAudio
+            for connection in connections where unbroken.map({ $0 == continuous.contains(ObjectIdentifier(connection)) }) ?? true {
                 connection.send(encoded)
             }
         }

@@ -139,7 +139,6 @@ import Testing
         (start + ["--max-age", "7d"], "Error: '--max-age <duration>' cannot be used with 'a recording that is not saved; add --save'", 64),
         (start + ["--save", "--max-age", "soon"], "Error: The value 'soon' is invalid for '--max-age <duration>': give an age such as 7d, 12h or 30m (at most 3650d)", 64),
         (start + ["--pre", "-1"], "Error: The value '-1' is invalid for '--pre <duration>': give a length from 0 to 10 m, such as 10 (seconds), 2.5, 30s or 1m", 64),
-        (start + ["--post", "5", "--segment", "10"], "Error: '--pre/--post' cannot be used with '--segment'", 64),
         (["trigger"], "Error: no recording in progress; start one with 'vidrec start --pre 5 --post 10'", 66),
         (["pause"], "Error: no recording in progress; start one with 'vidrec start'", 66),
         (["resume", "20261202-120000"], "Error: no running recording '20261202-120000'; nothing is recording", 66),

@@ -45,9 +45,12 @@ struct EndReport {
             return .success
         }
         if !result.segments.isEmpty {
-            let saved = saves ? "saved" : "pending; keep them with 'vidrec save ID'"
-            let kind = waitsForTriggers ? "event" : "segment"
-            context.err("vidrec: \(result.segments.count) \(kind)\(result.segments.count == 1 ? "" : "s"), \(result.segments.first!) to \(result.segments.last!), \(saved)\n")
+            for (files, kind) in [(result.segments, waitsForTriggers ? "event" : "segment"), (result.events, "event")] where !files.isEmpty {
+                let one = files.count == 1
+                let which = one ? files[0] : "\(files.first!) to \(files.last!)"
+                let saved = saves ? "saved" : one ? "pending; keep it with 'vidrec save \(files[0])'" : "pending; keep them with 'vidrec save ID'"
+                context.err("vidrec: \(files.count) \(kind)\(one ? "" : "s"), \(which), \(saved)\n")
+            }
             return .success
         }
         guard let saved = result.savedPath else {

@@ -102,8 +102,8 @@ struct StartCommand: VidrecCommand {
                 status.clear()
             }
         }
-        let kind: SavedFile.Kind = options.events != nil ? .event : options.segment != nil ? .segment : .recording
-        let ending = EndReport(waitsForTriggers: options.events != nil, saves: options.save)
+        let kind: SavedFile.Kind = options.segment != nil ? .segment : options.events != nil ? .event : .recording
+        let ending = EndReport(waitsForTriggers: options.events != nil && options.segment == nil, saves: options.save)
         return ending.render(result, context, failure: { line, code in
             report(line)
             after.happened(.failed(reason: line.dropFirst("vidrec: ".count).trimmingCharacters(in: .newlines), exitCode: code.rawValue))
@@ -169,28 +169,7 @@ struct StartCommand: VidrecCommand {
             controlProblem = error
         }
         if options.segment != nil || options.events != nil {
-            var name: (@Sendable (Date) -> String)?
-            if let template = options.nameTemplate {
-                name = { date in NameTemplate.expand(template, at: date) }
-            }
-            let events = options.events != nil
-            let kind = events ? "event" : "segment"
-            let album = request.save?.album.path
-            var series = FileSeries(name: name, closed: { segment in
-                EndReport.report(segment, kind: kind, context)
-                if let saved = segment.savedPath {
-                    after.saved(SavedFile(path: saved, album: album, kind: events ? .event : .segment, id: segment.id, duration: segment.duration))
-                }
-                if events { after.happened(.eventEnded(segment)) }
-            }, reclaimed: { path in
-                context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
-            })
-            if events { series.opened = { index, id, start in after.happened(.eventStarted(index: index, id: id, start: start)) } }
-            if let events = options.events {
-                request.mode = .events(EventSettings(pre: events.pre, post: events.post), series)
-            } else if let seconds = options.segment {
-                request.mode = .segments(SegmentSettings(seconds: seconds, atClock: options.segmentAtClock), series)
-            }
+            request.mode = recordingMode(context, album: request.save?.album.path, after: after)
         }
         let setup = StartFeature.Setup(context: context, options: options, saved: { file in
             context.out(file.path + "\n")
@@ -204,6 +183,37 @@ struct StartCommand: VidrecCommand {
         }
         request.features = parts.compactMap(\.recording)
         return (request, parts.flatMap(\.sideOutputs), parts.flatMap(\.requests), controlProblem)
+    }
+
+    /// The mode of a recording cut into files: segments (`--segment`), events
+    /// (`--pre/--post`) or both, each file reported as it closes and told to the hooks.
+    private func recordingMode(_ context: CommandContext, album: String?, after: FollowUps) -> RecordingMode {
+        var name: (@Sendable (Date) -> String)?
+        if let template = options.nameTemplate {
+            name = { date in NameTemplate.expand(template, at: date) }
+        }
+        func series(events: Bool) -> FileSeries {
+            let kind = events ? "event" : "segment"
+            var series = FileSeries(name: name, closed: { segment in
+                EndReport.report(segment, kind: kind, context)
+                if let saved = segment.savedPath {
+                    after.saved(SavedFile(path: saved, album: album, kind: events ? .event : .segment, id: segment.id, duration: segment.duration))
+                }
+                if events { after.happened(.eventEnded(segment)) }
+            }, reclaimed: { path in
+                context.err("vidrec: removed older recording \(path) to stay above the --min-free floor\n")
+            })
+            if events { series.opened = { index, id, start in after.happened(.eventStarted(index: index, id: id, start: start)) } }
+            return series
+        }
+        let events = options.events.map { EventSettings(pre: $0.pre, post: $0.post) }
+        let segments = options.segment.map { SegmentSettings(seconds: $0, atClock: options.segmentAtClock) }
+        switch (segments, events) {
+        case let (segments?, events?): return .segmentsAndEvents(segments, series(events: false), events, events: series(events: true))
+        case let (segments?, nil): return .segments(segments, series(events: false))
+        case let (nil, events?): return .events(events, series(events: true))
+        case (nil, nil): return .singleFile
+        }
     }
 
     /// Blocks the signals (before any thread exists: x264 and the capture threads

@@ -40,7 +40,7 @@ struct StartOptions {
             .option("video", value: "auto|copy|encode", help: "Store the camera's own H.264 (or, for an mjpeg preset, its Motion JPEG) as it is, for next to no CPU (copy); decode and encode as the preset says (encode); or copy when the camera sends the preset's codec at its size and rate and nothing changes the picture (auto). (default: the preset's video.handling, else auto)"),
             .option("segment", value: "duration", help: "Record as a series of files of this length (10s, 5m, 1h; a plain number is seconds), each a finished movie that plays on its own, until stopped or --max. With --save each is saved as it closes; --name names each from its own start time."),
             .flag("segment-at-clock", help: "With --segment: cut when the clock is at a multiple of the length (5m segments start at :00, :05, …); the first segment is shorter to get there."),
-            .option("pre", value: "duration", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. (default with --post: 5)"),
+            .option("pre", value: "duration", help: "Wait for triggers ('vidrec trigger' or SIGUSR1) and write nothing until one comes; keep this much from before it in memory and write it with the event. With --segment, the segments go on and each event is a file beside them. (default with --post: 5)"),
             .option("post", value: "duration", help: "With triggers: record this long after the last one, then close the event's file and wait again. (default with --pre: 10)"),
         ] + StartFeatures.arguments + [
             .option("log", value: "file", help: "Also append every message, with the time, to this file: a regular file of your own that no other user can write, not a symbolic link (made 0600 if new)."),
@@ -194,7 +194,6 @@ struct StartOptions {
                 lengths.append(seconds.doubleValue)
             }
             events = (lengths[0], lengths[1])
-            if segment != nil { throw .conflicting("--pre/--post", "--segment") }
             if saveName != nil { throw .conflicting("--as <name>", "--pre/--post, which makes a file for each event; name them with --name and strftime fields") }
         }
         segmentAtClock = arguments.has("segment-at-clock")

@@ -52,6 +52,17 @@ final class FFmpegMovieOutputs: MovieOutputFactory, Sendable {
                                                    requestKeyframe: requestKeyframe)
     }
 
+    func makeSegmentedEventMovieOutput(settings: MovieSettings, plan: SegmentPlan, sink: any SegmentSink,
+                                       events: EventSettings, eventSink: any SegmentSink,
+                                       copying camera: (any CompressedVideoSource)?) throws
+        -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
+        let (settings, requestKeyframe) = try withCopiedStream(settings, from: camera)
+        let encoder = try MovieEncoder.segmentedRecording(settings: settings, plan: plan, sink: sink, sideOutputs: sideOutputs,
+                                                          requestKeyframe: requestKeyframe)
+        let files = encoder.writeEvents(pre: events.pre, post: events.post, container: settings.container, sink: eventSink)
+        return (encoder, { files.trigger() })
+    }
+
     func makeEventMovieOutput(settings: MovieSettings, pre: Double, post: Double, sink: any SegmentSink,
                               copying camera: (any CompressedVideoSource)?) throws
         -> (output: any CaptureOutput, trigger: @Sendable () -> Void) {
