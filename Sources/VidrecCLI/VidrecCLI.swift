@@ -18,8 +18,11 @@ public enum VidrecCLI {
 
     static var helpSpec: CommandSpec {
         CommandSpec(name: "help", abstract: "Show help for vidrec or one of its subcommands.", discussion: "",
-                    arguments: [.positional("subcommand", optional: true, help: "The subcommand to explain.")])
+                    arguments: [subcommand.spec])
     }
+
+    /// `vidrec help`'s argument.
+    static let subcommand = ArgumentKey.positional("subcommand", optional: true, help: "The subcommand to explain.")
 
     static var allSpecs: [CommandSpec] { commands.map { $0.spec } + [helpSpec] }
 
@@ -43,7 +46,7 @@ public enum VidrecCLI {
             let rest = Array(arguments.dropFirst())
             do {
                 let parsed = try CommandLineParser(spec: helpSpec).parse(rest)
-                guard let name = parsed.positionals["subcommand"] else {
+                guard let name = parsed[subcommand] else {
                     context.out(UsageRenderer.rootHelp(allSpecs))
                     return ExitCode.success.rawValue
                 }

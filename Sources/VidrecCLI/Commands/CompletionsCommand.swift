@@ -7,6 +7,12 @@ import VidrecV4L2
 /// `vidrec completions bash|zsh|fish`: print a completion script made from the same specs
 /// as `--help`; `--values KIND` lists what the scripts complete at run time.
 struct CompletionsCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let shell = ArgumentKey.positional("shell", optional: true, help: "bash, zsh or fish.")
+        static let values = ArgumentKey.option("values", value: "kind", help: "List one kind of value, one a line: presets, cameras, microphones, pending, running or album.")
+    }
+
     static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a shell completion script (bash, zsh or fish).",
@@ -19,8 +25,8 @@ struct CompletionsCommand: VidrecCommand {
         --values.
         """,
         arguments: [
-            .positional("shell", optional: true, help: "bash, zsh or fish."),
-            .option("values", value: "kind", help: "List one kind of value, one a line: presets, cameras, microphones, pending, running or album."),
+            Key.shell.spec,
+            Key.values.spec,
         ])
 
     enum Action {
@@ -31,7 +37,7 @@ struct CompletionsCommand: VidrecCommand {
     var action: Action
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        switch (arguments.positionals["shell"], arguments[option: "values"]) {
+        switch (arguments[Key.shell], arguments[Key.values]) {
         case (let shell?, nil):
             guard let known = CompletionScript.Shell(rawValue: shell) else {
                 throw .invalidValue(shell, for: "<shell>", reason: "say bash, zsh or fish")

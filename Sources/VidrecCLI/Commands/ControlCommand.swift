@@ -11,7 +11,7 @@ struct ControlCommand<Control: RecordingControl>: VidrecCommand {
     var id: String?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        id = arguments.positionals["id"]
+        id = arguments[RunningRecording.idArgument]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -6,13 +6,19 @@ import VidrecV4L2
 /// `vidrec controls`: a camera's V4L2 controls with their type, range, default and value;
 /// with `--set` (or a shortcut), sets them at once and leaves them set.
 struct ControlsCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let camera = ArgumentKey.option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices'. (default: the first camera)")
+        static let json = ArgumentKey.flag("json", help: "Print JSON for scripts.")
+    }
+
     static let spec = CommandSpec(
         name: "controls",
         abstract: "List a camera's controls (type, range, default and current value), or set them now.",
         discussion: "Set them for a recording with 'vidrec start --set NAME=VALUE' (or --focus, --exposure, --white-balance, --torch); vidrec sets back what it changed at the end of a recording, unless --keep-controls. With --set here, they are set at once, also while the camera records or 'vidrec serve' shows it, and stay set (V4L2 keeps controls after a program ends).",
         arguments: [
-            .option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices'. (default: the first camera)"),
-            .flag("json", help: "Print JSON for scripts."),
+            Key.camera.spec,
+            Key.json.spec,
         ] + StartOptions.controlArguments.filter { $0.name != "keep-controls" })
 
     var camera: String
@@ -21,8 +27,8 @@ struct ControlsCommand: VidrecCommand {
     var settings: CameraControlRequest
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        camera = arguments[option: "camera"] ?? "default"
-        json = arguments.has("json")
+        camera = arguments[Key.camera] ?? "default"
+        json = arguments[Key.json]
         if camera == "test" { throw .invalidValue(camera, for: "--camera <camera>", reason: "the test camera has no controls") }
         settings = try StartOptions.controls(arguments).request
         if json, !settings.isEmpty { throw .conflicting("--json", "--set (set the controls, then list them)") }

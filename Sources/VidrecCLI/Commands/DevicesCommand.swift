@@ -6,16 +6,21 @@ import VidrecV4L2
 
 /// `vidrec devices`: cameras with their formats, sizes, rates and controls; microphones.
 struct DevicesCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let json = ArgumentKey.flag("json", help: "Print JSON for scripts.")
+    }
+
     static let spec = CommandSpec(
         name: "devices",
         abstract: "List cameras and microphones.",
         discussion: "The index shown before each device can be passed to --camera or --mic.",
-        arguments: [.flag("json", help: "Print JSON for scripts.")])
+        arguments: [Key.json.spec])
 
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        json = arguments.has("json")
+        json = arguments[Key.json]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

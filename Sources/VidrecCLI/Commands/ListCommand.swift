@@ -5,21 +5,27 @@ import VidrecSystem
 
 /// `vidrec list` (or `vidrec album`): what is in the album, newest first.
 struct ListCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let album = ArgumentKey.option("album", value: "dir", help: "One folder to list. (default: the album, $VIDREC_ALBUM or ~/Videos/vidrec, and the photo album, $VIDREC_PHOTOS or ~/Pictures/vidrec)")
+        static let json = ArgumentKey.flag("json", help: "Print JSON for scripts.")
+    }
+
     static let spec = CommandSpec(
         name: "list", aliases: ["album"],
         abstract: "List the movies and photos in the album, newest first.",
         discussion: "Items that vidrec did not save (copied in by hand) are listed too, marked with '*' (\"madeByVidrec\": false in JSON); vidrec never changes or removes them.",
         arguments: [
-            .option("album", value: "dir", help: "One folder to list. (default: the album, $VIDREC_ALBUM or ~/Videos/vidrec, and the photo album, $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
-            .flag("json", help: "Print JSON for scripts."),
+            Key.album.spec,
+            Key.json.spec,
         ])
 
     var albumPath: String?
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        albumPath = arguments[option: "album"]
-        json = arguments.has("json")
+        albumPath = arguments[Key.album]
+        json = arguments[Key.json]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -12,7 +12,7 @@ enum PauseResume {
             name: request.rawValue,
             abstract: "Pause a running recording until 'vidrec resume'.",
             discussion: "Nothing is recorded while paused, and the movie has no gap: when it resumes, both streams go on from where they paused. --max counts only recorded time. The camera and microphone stay open, so resuming is at once. A recording that is stopped while paused is finished as usual. A camera's own H.264, stored as it is (--video copy), cannot be paused.",
-            arguments: [RunningRecording.idArgument])
+            arguments: [RunningRecording.idArgument.spec])
 
         static let start = "vidrec start"
 
@@ -35,7 +35,7 @@ enum PauseResume {
             name: request.rawValue,
             abstract: "Resume a paused recording.",
             discussion: "Both streams go on from where they paused: the first frame captured from now on follows the last one recorded.",
-            arguments: [RunningRecording.idArgument])
+            arguments: [RunningRecording.idArgument.spec])
 
         static let start = "vidrec start"
 

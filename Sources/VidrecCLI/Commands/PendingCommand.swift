@@ -6,16 +6,21 @@ import VidrecSystem
 
 /// `vidrec pending`: list recordings waiting to be saved.
 struct PendingCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let json = ArgumentKey.flag("json", help: "Print JSON for scripts.")
+    }
+
     static let spec = CommandSpec(
         name: "pending",
         abstract: "List recordings and photos that have not been saved yet.",
         discussion: "States: recording (being written now), finished, failed (ended by an error; what was recorded is kept), interrupted (vidrec was killed; 'vidrec save' recovers it).",
-        arguments: [.flag("json", help: "Print JSON for scripts.")])
+        arguments: [Key.json.spec])
 
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        json = arguments.has("json")
+        json = arguments[Key.json]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -7,16 +7,21 @@ import VidrecSystem
 
 /// `vidrec recover [ID]`: turn interrupted recordings back into finished ones.
 struct RecoverCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let id = ArgumentKey.positional("id", optional: true, help: "The recording to recover (default: every interrupted one).")
+    }
+
     static let spec = CommandSpec(
         name: "recover",
         abstract: "Finalize recordings interrupted by a crash, a kill or a power cut.",
         discussion: "Rewrites everything up to the last complete fragment as an ordinary movie, which then stays pending. 'vidrec save' does this by itself.",
-        arguments: [.positional("id", optional: true, help: "The recording to recover (default: every interrupted one).")])
+        arguments: [Key.id.spec])
 
     var id: String?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        id = arguments.positionals["id"]
+        id = arguments[Key.id]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -7,6 +7,13 @@ import VidrecSystem
 
 /// `vidrec save [ID]`: commit a pending recording to the album and print its path.
 struct SaveCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let id = ArgumentKey.positional("id", optional: true, help: "The recording to save (see 'vidrec pending').")
+        static let saveAs = ArgumentKey.option("as", value: "name", help: "The file name in the album (default: vidrec-<id>).")
+        static let album = ArgumentKey.option("album", value: "dir", help: "The album folder. (default: for a recording $VIDREC_ALBUM or ~/Videos/vidrec; for a photo $VIDREC_PHOTOS or ~/Pictures/vidrec)")
+    }
+
     static let spec = CommandSpec(
         name: "save",
         abstract: "Save a pending recording or photo to the album and print its path.",
@@ -16,9 +23,9 @@ struct SaveCommand: VidrecCommand {
         never replaces a file: a taken name gets ' (2)'.
         """,
         arguments: [
-            .positional("id", optional: true, help: "The recording to save (see 'vidrec pending')."),
-            .option("as", value: "name", help: "The file name in the album (default: vidrec-<id>)."),
-            .option("album", value: "dir", help: "The album folder. (default: for a recording $VIDREC_ALBUM or ~/Videos/vidrec; for a photo $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
+            Key.id.spec,
+            Key.saveAs.spec,
+            Key.album.spec,
         ] + UploadOptions.arguments)
 
     var id: String?
@@ -27,10 +34,10 @@ struct SaveCommand: VidrecCommand {
     var upload: UploadOptions?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        id = arguments.positionals["id"]
+        id = arguments[Key.id]
         upload = try UploadOptions.parse(arguments)
-        name = try AlbumFileName.validated(arguments[option: "as"])
-        albumPath = arguments[option: "album"]
+        name = try AlbumFileName.validated(arguments[Key.saveAs])
+        albumPath = arguments[Key.album]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

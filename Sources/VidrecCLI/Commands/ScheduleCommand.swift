@@ -9,6 +9,14 @@ import VidrecSystem
 /// crontab line, or the systemd user timer and service, that runs `vidrec start` with
 /// those options.
 struct ScheduleCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let cronSpec = ArgumentKey.positional("cron-spec", optional: false, help: "Five cron fields: minute hour day-of-month month day-of-week (or @hourly, @daily, @reboot, …).")
+        static let install = ArgumentKey.flag("install", help: "Add the line to your crontab (once); with --systemd, write the units.")
+        static let systemd = ArgumentKey.flag("systemd", help: "A systemd user timer and service instead of a crontab line.")
+        static let name = ArgumentKey.option("name", value: "name", help: "With --systemd: the units' name, vidrec-NAME.timer and .service (letters, digits, - and _; default: schedule).")
+    }
+
     static let spec = CommandSpec(
         name: "schedule",
         abstract: "Print the crontab line, or systemd timer, that records on a schedule (or install it).",
@@ -28,10 +36,10 @@ struct ScheduleCommand: VidrecCommand {
         ~/.config/systemd/user; enable them with systemctl --user enable --now vidrec-NAME.timer.
         """,
         arguments: [
-            .positional("cron-spec", optional: false, help: "Five cron fields: minute hour day-of-month month day-of-week (or @hourly, @daily, @reboot, …)."),
-            .flag("install", help: "Add the line to your crontab (once); with --systemd, write the units."),
-            .flag("systemd", help: "A systemd user timer and service instead of a crontab line."),
-            .option("name", value: "name", help: "With --systemd: the units' name, vidrec-NAME.timer and .service (letters, digits, - and _; default: schedule)."),
+            Key.cronSpec.spec,
+            Key.install.spec,
+            Key.systemd.spec,
+            Key.name.spec,
         ],
         passesRest: true)
 
@@ -42,12 +50,12 @@ struct ScheduleCommand: VidrecCommand {
     var startArguments: [String]
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        let specText = arguments.positionals["cron-spec"] ?? ""
-        install = arguments.has("install")
-        systemd = arguments.has("systemd")
-        name = arguments.options["name"] ?? "schedule"
+        let specText = arguments[Key.cronSpec] ?? ""
+        install = arguments[Key.install]
+        systemd = arguments[Key.systemd]
+        name = arguments[Key.name] ?? "schedule"
         startArguments = arguments.rest
-        if arguments.options["name"] != nil && !systemd {
+        if arguments[Key.name] != nil && !systemd {
             throw .invalidValue(name, for: "--name <name>", reason: "it names systemd units: add --systemd")
         }
         guard SystemdUnit.isValidName(name) else {

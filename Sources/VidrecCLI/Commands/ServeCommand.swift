@@ -10,6 +10,19 @@ import VidrecSystem
 /// `vidrec serve`: the camera's viewfinder and remote in a browser (``ServeRoutes``,
 /// ``ServePage``), on the machine or from a phone.
 struct ServeCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let mic = ArgumentKey.option("mic", value: "mic", help: "The microphone a recording from the page uses (as for 'vidrec start'). (default: default)")
+        static let quality = ArgumentKey.option("quality", value: "preset", short: "q", help: "The preset the page offers first; the viewfinder asks the camera for its size and rate. (default: medium)")
+        static let listen = ArgumentKey.option("listen", value: "address:port", help: "Where to listen: 127.0.0.1:8080, 0.0.0.0:8080 (every IPv4 address: reachable from the network), [::1]:8080, or a port alone on 127.0.0.1; port 0 takes a free one. (default: 127.0.0.1:8080)")
+        static let tlsCert = ArgumentKey.option("tls-cert", value: "file", help: "Speak HTTPS with this certificate (PEM); needs --tls-key.")
+        static let tlsKey = ArgumentKey.option("tls-key", value: "file", help: "The certificate's private key (PEM).")
+        static let allowHost = ArgumentKey.repeatable("allow-host", value: "name", help: "Also answer requests for this host name (as the browser's address bar has it: a name of this machine in DNS or /etc/hosts). 127.0.0.1, localhost, [::1] and the --listen address are always answered, and every numeric address when listening on all of them. Repeatable.")
+        static let rotate = ArgumentKey.option("rotate", value: "degrees", help: "Turn the picture clockwise by 90, 180 or 270 degrees: the viewfinder shows it turned, and a recording from the page is recorded with --rotate.")
+        static let mirror = ArgumentKey.flag("mirror", help: "Flip the picture left to right: in the viewfinder, and in a recording from the page (--mirror).")
+        static let newToken = ArgumentKey.flag("new-token", help: "Make a new token before serving, and keep it: every browser, bookmark and script with the old one is shut out.")
+    }
+
     static let spec = CommandSpec(
         name: "serve",
         abstract: "Show the camera's viewfinder and a remote (record, stop, photo, pending, album) in a browser.",
@@ -27,15 +40,15 @@ struct ServeCommand: VidrecCommand {
         the token.
         """,
         arguments: StartOptions.cameraArguments + [
-            .option("mic", value: "mic", help: "The microphone a recording from the page uses (as for 'vidrec start'). (default: default)"),
-            .option("quality", value: "preset", short: "q", help: "The preset the page offers first; the viewfinder asks the camera for its size and rate. (default: medium)"),
-            .option("listen", value: "address:port", help: "Where to listen: 127.0.0.1:8080, 0.0.0.0:8080 (every IPv4 address: reachable from the network), [::1]:8080, or a port alone on 127.0.0.1; port 0 takes a free one. (default: 127.0.0.1:8080)"),
-            .option("tls-cert", value: "file", help: "Speak HTTPS with this certificate (PEM); needs --tls-key."),
-            .option("tls-key", value: "file", help: "The certificate's private key (PEM)."),
-            .repeatable("allow-host", value: "name", help: "Also answer requests for this host name (as the browser's address bar has it: a name of this machine in DNS or /etc/hosts). 127.0.0.1, localhost, [::1] and the --listen address are always answered, and every numeric address when listening on all of them. Repeatable."),
-            .option("rotate", value: "degrees", help: "Turn the picture clockwise by 90, 180 or 270 degrees: the viewfinder shows it turned, and a recording from the page is recorded with --rotate."),
-            .flag("mirror", help: "Flip the picture left to right: in the viewfinder, and in a recording from the page (--mirror)."),
-            .flag("new-token", help: "Make a new token before serving, and keep it: every browser, bookmark and script with the old one is shut out."),
+            Key.mic.spec,
+            Key.quality.spec,
+            Key.listen.spec,
+            Key.tlsCert.spec,
+            Key.tlsKey.spec,
+            Key.allowHost.spec,
+            Key.rotate.spec,
+            Key.mirror.spec,
+            Key.newToken.spec,
         ])
 
     /// The default port.
@@ -58,26 +71,26 @@ struct ServeCommand: VidrecCommand {
     var newToken: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        camera = arguments[option: "camera"] ?? "default"
+        camera = arguments[StartOptions.Key.camera] ?? "default"
         cameraFormat = try StartOptions.cameraFormat(arguments, camera: camera)
         if camera == "none" {
             throw .invalidValue(camera, for: "--camera <camera>", reason: "the viewfinder needs a picture; name a camera, or leave --camera out")
         }
-        microphone = arguments[option: "mic"] ?? "default"
+        microphone = arguments[Key.mic] ?? "default"
         rotation = try StartOptions.rotation(arguments)
-        mirror = arguments.has("mirror")
-        newToken = arguments.has("new-token")
-        quality = arguments[option: "quality"] ?? "medium"
-        let listen = arguments[option: "listen"] ?? "127.0.0.1:\(ServeCommand.defaultPort)"
+        mirror = arguments[Key.mirror]
+        newToken = arguments[Key.newToken]
+        quality = arguments[Key.quality] ?? "medium"
+        let listen = arguments[Key.listen] ?? "127.0.0.1:\(ServeCommand.defaultPort)"
         guard let (address, port) = ServeCommand.listenAddress(listen) else {
             throw .invalidValue(listen, for: "--listen <address:port>", reason: "give a numeric address and a port from 0 to 65535, such as 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080, or a port alone")
         }
         (self.address, self.port) = (address, port)
-        for name in arguments[values: "allow-host"] where !HostAllowList.isValidName(name) {
+        for name in arguments[Key.allowHost] where !HostAllowList.isValidName(name) {
             throw .invalidValue(name, for: "--allow-host <name>", reason: "give a host name (letters, digits, '-' and '.') or a numeric address, as the browser's address bar shows it, without a port")
         }
-        allowedHosts = HostAllowList(listenAddress: address, extraNames: arguments[values: "allow-host"])
-        switch (arguments[option: "tls-cert"], arguments[option: "tls-key"]) {
+        allowedHosts = HostAllowList(listenAddress: address, extraNames: arguments[Key.allowHost])
+        switch (arguments[Key.tlsCert], arguments[Key.tlsKey]) {
         case let (certificate?, key?): tls = (certificate, key)
         case (nil, nil): tls = nil
         case (_?, nil): throw .conflicting("--tls-cert <file>", "no --tls-key (give both)")

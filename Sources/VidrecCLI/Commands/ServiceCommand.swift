@@ -6,6 +6,12 @@ import VidrecSystem
 /// `vidrec service NAME [--install] -- START-OPTIONS`: print (or install) a systemd user
 /// service that records continuously and restarts when the recording fails.
 struct ServiceCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let name = ArgumentKey.positional("name", optional: false, help: "The unit's name, vidrec-NAME.service (letters, digits, - and _).")
+        static let install = ArgumentKey.flag("install", help: "Write the unit into ~/.config/systemd/user.")
+    }
+
     static let spec = CommandSpec(
         name: "service",
         abstract: "Print a systemd user service that records continuously (or install it).",
@@ -23,8 +29,8 @@ struct ServiceCommand: VidrecCommand {
         loginctl enable-linger for it to run when no one is logged in.
         """,
         arguments: [
-            .positional("name", optional: false, help: "The unit's name, vidrec-NAME.service (letters, digits, - and _)."),
-            .flag("install", help: "Write the unit into ~/.config/systemd/user."),
+            Key.name.spec,
+            Key.install.spec,
         ],
         passesRest: true)
 
@@ -33,8 +39,8 @@ struct ServiceCommand: VidrecCommand {
     var startArguments: [String]
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        name = arguments.positionals["name"] ?? ""
-        install = arguments.has("install")
+        name = arguments[Key.name] ?? ""
+        install = arguments[Key.install]
         startArguments = arguments.rest
         guard SystemdUnit.isValidName(name) else {
             throw .invalidValue(name, for: "<name>", reason: SystemdUnit.nameRule)

@@ -6,21 +6,27 @@ import VidrecSystem
 
 /// `vidrec sheet`: one JPEG of the album's poster frames, with names and durations.
 struct SheetCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let output = ArgumentKey.option("output", value: "file", short: "o", help: "Where to write the JPEG. (default: .thumbnails/contact-sheet.jpg in the album)")
+        static let album = ArgumentKey.option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)")
+    }
+
     static let spec = CommandSpec(
         name: "sheet",
         abstract: "Draw the album's poster frames, with names and durations, into one JPEG.",
         discussion: "Newest first, four to a row. Movies saved without a poster frame (copied in by hand) show their first picture; photos show themselves. Prints the path written.",
         arguments: [
-            .option("output", value: "file", short: "o", help: "Where to write the JPEG. (default: .thumbnails/contact-sheet.jpg in the album)"),
-            .option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
+            Key.output.spec,
+            Key.album.spec,
         ])
 
     var output: String?
     var albumPath: String?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        output = arguments[option: "output"]
-        albumPath = arguments[option: "album"]
+        output = arguments[Key.output]
+        albumPath = arguments[Key.album]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -5,14 +5,21 @@ import VidrecSystem
 
 /// `vidrec show NAME`: everything known about one item in the album.
 struct ShowCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let name = ArgumentKey.positional("name", optional: false, help: "The item's name.")
+        static let album = ArgumentKey.option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)")
+        static let json = ArgumentKey.flag("json", help: "Print JSON for scripts.")
+    }
+
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show everything known about one movie or photo in the album.",
         discussion: "NAME is the file's name in the album, with or without its extension, as 'vidrec list' shows it.",
         arguments: [
-            .positional("name", optional: false, help: "The item's name."),
-            .option("album", value: "dir", help: "The album folder. (default: $VIDREC_ALBUM or ~/Videos/vidrec)"),
-            .flag("json", help: "Print JSON for scripts."),
+            Key.name.spec,
+            Key.album.spec,
+            Key.json.spec,
         ])
 
     var name: String
@@ -20,9 +27,9 @@ struct ShowCommand: VidrecCommand {
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        name = arguments.positionals["name"] ?? ""
-        albumPath = arguments[option: "album"]
-        json = arguments.has("json")
+        name = arguments[Key.name] ?? ""
+        albumPath = arguments[Key.album]
+        json = arguments[Key.json]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -12,6 +12,14 @@ import VidrecV4L2
 /// it is saved to the photo album; taken from the running recording when the camera is
 /// busy recording.
 struct SnapCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let size = ArgumentKey.option("size", value: "max|WxH", help: "The photo's size: the camera's largest picture, or the camera mode closest to WxH, scaled to W pixels wide keeping its aspect ratio. (default: max)")
+        static let save = ArgumentKey.flag("save", help: "Save the photo to the photo album and print its path.")
+        static let saveAs = ArgumentKey.option("as", value: "name", help: "The file name to save under. (default: vidrec-<id>)")
+        static let album = ArgumentKey.option("album", value: "dir", help: "The photo album folder (with --save). (default: $VIDREC_PHOTOS or ~/Pictures/vidrec)")
+    }
+
     static let spec = CommandSpec(
         name: "snap",
         abstract: "Take a still photo (JPEG) from the camera.",
@@ -24,10 +32,10 @@ struct SnapCommand: VidrecCommand {
         $XDG_PICTURES_DIR/vidrec or ~/Pictures/vidrec).
         """,
         arguments: StartOptions.cameraArguments + [
-            .option("size", value: "max|WxH", help: "The photo's size: the camera's largest picture, or the camera mode closest to WxH, scaled to W pixels wide keeping its aspect ratio. (default: max)"),
-            .flag("save", help: "Save the photo to the photo album and print its path."),
-            .option("as", value: "name", help: "The file name to save under. (default: vidrec-<id>)"),
-            .option("album", value: "dir", help: "The photo album folder (with --save). (default: $VIDREC_PHOTOS or ~/Pictures/vidrec)"),
+            Key.size.spec,
+            Key.save.spec,
+            Key.saveAs.spec,
+            Key.album.spec,
         ] + UploadOptions.arguments + StartOptions.controlArguments)
 
     /// How long to wait for a running recording to hand over its photo, in seconds.
@@ -44,9 +52,9 @@ struct SnapCommand: VidrecCommand {
     var keepControls: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        camera = arguments[option: "camera"] ?? "default"
+        camera = arguments[StartOptions.Key.camera] ?? "default"
         cameraFormat = try StartOptions.cameraFormat(arguments, camera: camera)
-        if let text = arguments[option: "size"], text != "max" {
+        if let text = arguments[Key.size], text != "max" {
             let parts = text.lowercased().split(separator: "x")
             guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
                   (32...16384).contains(width), (32...16384).contains(height), width % 2 == 0, height % 2 == 0
@@ -55,9 +63,9 @@ struct SnapCommand: VidrecCommand {
             }
             size = (width, height)
         }
-        save = arguments.has("save")
-        name = try AlbumFileName.validated(arguments[option: "as"])
-        albumPath = arguments[option: "album"]
+        save = arguments[Key.save]
+        name = try AlbumFileName.validated(arguments[Key.saveAs])
+        albumPath = arguments[Key.album]
         if albumPath != nil, !save { throw .conflicting("--album <dir>", "a photo that is not saved; add --save") }
         upload = try UploadOptions.parse(arguments)
         if upload != nil, !save { throw .conflicting("--upload <remote:path>", "a photo that is not saved; add --save") }

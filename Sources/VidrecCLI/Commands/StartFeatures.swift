@@ -5,6 +5,13 @@ import VidrecMedia
 /// The features of `vidrec start` that plug in, in the order their options are listed:
 /// the one place a feature is registered (docs/ARCHITECTURE.md walks through adding one).
 enum StartFeatures {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let trigger = ArgumentKey.option("trigger", value: "motion[=N]", help: "Also trigger on motion in the picture: a mean luma change of at least N (0-255, default 6) between small copies of successive frames. Turns on --pre/--post.")
+        static let live = ArgumentKey.option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing.")
+        static let snapEvery = ArgumentKey.option("snap-every", value: "duration", help: "Also take a still photo (JPEG) of the recorded picture this often (10s, 5m, 1h; a plain number is seconds): a time-lapse beside the movie, which loses no frame for it. Each photo is pending like a 'vidrec snap' photo; with --save each is saved to the photo album as it is taken.")
+    }
+
     static let all: [StartFeature] = [
         // The photo output beside the movie, which `vidrec snap` asks over the control
         // socket while the camera records: every recording has one.
@@ -28,9 +35,9 @@ enum StartFeatures {
         // --trigger motion[=N]: a recording waiting for triggers is also triggered by
         // motion in the picture (StartOptions turns --pre/--post on for it).
         StartFeature(arguments: [
-            .option("trigger", value: "motion[=N]", help: "Also trigger on motion in the picture: a mean luma change of at least N (0-255, default 6) between small copies of successive frames. Turns on --pre/--post."),
+            Key.trigger.spec,
         ]) { arguments, _ throws(ParserError) in
-            guard let text = arguments[option: "trigger"] else { return nil }
+            guard let text = arguments[Key.trigger] else { return nil }
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.first == "motion" else {
                 throw .invalidValue(text, for: "--trigger <motion[=N]>", reason: "the trigger vidrec watches for is motion ('vidrec trigger' and SIGUSR1 always work)")
@@ -43,9 +50,9 @@ enum StartFeatures {
         },
         // --live: the encoder's own packets to a media server, beside the file.
         StartFeature(arguments: [
-            .option("live", value: "url", help: "Also publish the recording as it is made to a media server: rtmp://host/app/stream, srt://host:port or rtsp://host:port/path. The file comes first: when the server is slow or gone, the stream drops and reconnects, and the file loses nothing."),
+            Key.live.spec,
         ]) { arguments, options throws(ParserError) in
-            guard let text = arguments[option: "live"] else { return nil }
+            guard let text = arguments[Key.live] else { return nil }
             let destination: LiveDestination
             do throws(LiveDestination.Problem) {
                 destination = try LiveDestination(parsing: text)
@@ -60,9 +67,9 @@ enum StartFeatures {
         },
         // --snap-every: a still photo every so often while recording.
         StartFeature(arguments: [
-            .option("snap-every", value: "duration", help: "Also take a still photo (JPEG) of the recorded picture this often (10s, 5m, 1h; a plain number is seconds): a time-lapse beside the movie, which loses no frame for it. Each photo is pending like a 'vidrec snap' photo; with --save each is saved to the photo album as it is taken."),
+            Key.snapEvery.spec,
         ]) { arguments, options throws(ParserError) in
-            guard let text = arguments[option: "snap-every"] else { return nil }
+            guard let text = arguments[Key.snapEvery] else { return nil }
             guard let seconds = Rational(duration: text), seconds >= Rational(1), seconds <= Rational(86_400) else {
                 throw .invalidValue(text, for: "--snap-every <duration>", reason: "give an interval from 1 s to 24 h, such as 10s, 5m or 30 (seconds)")
             }

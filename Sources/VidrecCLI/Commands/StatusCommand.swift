@@ -5,16 +5,21 @@ import VidrecSystem
 
 /// `vidrec status`: what is recording now, and what is pending.
 struct StatusCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let json = ArgumentKey.flag("json", help: "Print the running recordings as JSON, for scripts.")
+    }
+
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show the running recordings, if any, and how many are pending.",
         discussion: "For each running recording: how much it has recorded (media time, frames, size) and whether it is paused, as it reported within the last half second.",
-        arguments: [.flag("json", help: "Print the running recordings as JSON, for scripts.")])
+        arguments: [Key.json.spec])
 
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        json = arguments.has("json")
+        json = arguments[Key.json]
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

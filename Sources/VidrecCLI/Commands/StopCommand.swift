@@ -6,6 +6,13 @@ import VidrecSystem
 
 /// `vidrec stop [ID]`: ask the running recording to finish, and wait until its file is final.
 struct StopCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let id = ArgumentKey.positional("id", optional: true, help: "The recording to stop; needed when several are running.")
+        static let all = ArgumentKey.flag("all", help: "Stop every running recording.")
+        static let timeout = ArgumentKey.option("timeout", value: "duration", help: "How long to wait for the file to be final. (default: 60)")
+    }
+
     static let spec = CommandSpec(
         name: "stop",
         abstract: "Stop the running recording and wait until its file is final.",
@@ -14,9 +21,9 @@ struct StopCommand: VidrecCommand {
         holds and /proc, that it is a vidrec recording, then waits for it to finish.
         """,
         arguments: [
-            .positional("id", optional: true, help: "The recording to stop; needed when several are running."),
-            .flag("all", help: "Stop every running recording."),
-            .option("timeout", value: "duration", help: "How long to wait for the file to be final. (default: 60)"),
+            Key.id.spec,
+            Key.all.spec,
+            Key.timeout.spec,
         ])
 
     var id: String?
@@ -24,11 +31,11 @@ struct StopCommand: VidrecCommand {
     var timeout: Double
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        id = arguments.positionals["id"]
-        all = arguments.has("all")
+        id = arguments[Key.id]
+        all = arguments[Key.all]
         if id != nil, all { throw .conflicting("<id>", "--all") }
         timeout = 60
-        if let text = arguments[option: "timeout"] {
+        if let text = arguments[Key.timeout] {
             guard let value = Rational(duration: text), value > Rational(0), value <= Rational(3600) else {
                 throw .invalidValue(text, for: "--timeout <duration>", reason: "give a length greater than 0 and at most 1 h, such as 60 (seconds), 90s or 5m")
             }

@@ -6,6 +6,11 @@ import VidrecSystem
 /// `vidrec switch [ID] --camera X`: the running recording goes on from another camera,
 /// into the same file, as a camera app's front/rear switch does.
 struct SwitchCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let camera = ArgumentKey.option("camera", value: "camera", help: "The camera to record from now: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test'.")
+    }
+
     static let spec = CommandSpec(
         name: "switch",
         abstract: "Make the running recording go on from another camera.",
@@ -18,8 +23,8 @@ struct SwitchCommand: VidrecCommand {
         controls set with 'start --set' stay with the first camera.
         """,
         arguments: [
-            RunningRecording.idArgument,
-            .option("camera", value: "camera", help: "The camera to record from now: /dev/videoN, an index or part of a name from 'vidrec devices', or 'test'."),
+            RunningRecording.idArgument.spec,
+            Key.camera.spec,
         ])
 
     /// How long to wait for the recording to make the switch, in seconds.
@@ -29,8 +34,8 @@ struct SwitchCommand: VidrecCommand {
     var camera: String
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        id = arguments.positionals["id"]
-        guard let camera = arguments[option: "camera"] else { throw .missingArgument("--camera <camera>") }
+        id = arguments[RunningRecording.idArgument]
+        guard let camera = arguments[Key.camera] else { throw .missingArgument("--camera <camera>") }
         self.camera = camera
     }
 

@@ -13,7 +13,7 @@ enum TriggerControl: RecordingControl {
         and records until --post seconds after the last trigger. Sending SIGUSR1 to it \
         does the same.
         """,
-        arguments: [RunningRecording.idArgument])
+        arguments: [RunningRecording.idArgument.spec])
 
     static let start = "vidrec start --pre 5 --post 10"
 

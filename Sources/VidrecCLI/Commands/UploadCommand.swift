@@ -5,6 +5,13 @@ import VidrecSystem
 
 /// `vidrec upload [--list] [--json]`: run the upload queue now, or show it.
 struct UploadCommand: VidrecCommand {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let list = ArgumentKey.flag("list", help: "List the queue instead of uploading.")
+        static let json = ArgumentKey.flag("json", help: "With --list: print JSON for scripts.")
+        static let quiet = ArgumentKey.flag("quiet", help: "Print nothing unless files are left queued (for cron).")
+    }
+
     static let spec = CommandSpec(
         name: "upload",
         abstract: "Upload what is queued for object storage now, or list the queue.",
@@ -15,9 +22,9 @@ struct UploadCommand: VidrecCommand {
         to three times each) and exits 75 if some are still queued, for cron to run again.
         """,
         arguments: [
-            .flag("list", help: "List the queue instead of uploading."),
-            .flag("json", help: "With --list: print JSON for scripts."),
-            .flag("quiet", help: "Print nothing unless files are left queued (for cron)."),
+            Key.list.spec,
+            Key.json.spec,
+            Key.quiet.spec,
         ])
 
     var list: Bool
@@ -25,9 +32,9 @@ struct UploadCommand: VidrecCommand {
     var quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
-        list = arguments.has("list")
-        json = arguments.has("json")
-        quiet = arguments.has("quiet")
+        list = arguments[Key.list]
+        json = arguments[Key.json]
+        quiet = arguments[Key.quiet]
         if json, !list { throw .conflicting("--json", "uploading; add --list") }
         if quiet, list { throw .conflicting("--quiet", "--list") }
     }

@@ -5,10 +5,16 @@ import VidrecSystem
 
 /// `--upload REMOTE:PATH` and `--upload-move`, shared by `vidrec start` and `vidrec save`.
 struct UploadOptions {
+    /// The arguments, each declared once and read back through its key.
+    enum Key {
+        static let upload = ArgumentKey.option("upload", value: "remote:path", help: "Also copy each saved file to object storage with rclone: a remote from 'rclone config' (s3:bucket/videos), an on-the-fly one (:s3,provider=AWS,env_auth=true:bucket/videos) or a folder. Queued durably, retried with back-off, verified by checksum.")
+        static let uploadMove = ArgumentKey.flag("upload-move", help: "With --upload: remove the local copy once the uploaded one is verified.")
+    }
+
     /// The options' help.
     static let arguments: [ArgumentSpec] = [
-        .option("upload", value: "remote:path", help: "Also copy each saved file to object storage with rclone: a remote from 'rclone config' (s3:bucket/videos), an on-the-fly one (:s3,provider=AWS,env_auth=true:bucket/videos) or a folder. Queued durably, retried with back-off, verified by checksum."),
-        .flag("upload-move", help: "With --upload: remove the local copy once the uploaded one is verified."),
+        Key.upload.spec,
+        Key.uploadMove.spec,
     ]
 
     /// Where the files go, in rclone's syntax.
@@ -18,8 +24,8 @@ struct UploadOptions {
 
     /// Parses the options; `nil` without `--upload`.
     static func parse(_ arguments: ParsedArguments) throws(ParserError) -> UploadOptions? {
-        let move = arguments.has("upload-move")
-        guard let remote = arguments[option: "upload"] else {
+        let move = arguments[Key.uploadMove]
+        guard let remote = arguments[Key.upload] else {
             if move { throw .conflicting("--upload-move", "no --upload; add --upload REMOTE:PATH") }
             return nil
         }

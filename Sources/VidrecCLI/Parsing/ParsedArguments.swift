@@ -13,12 +13,22 @@ public struct ParsedArguments: Sendable, Equatable {
     /// Everything after `--`, for commands that pass arguments on (`schedule`).
     public var rest: [String] = []
 
-    /// The value of an option, if given.
-    public subscript(option name: String) -> String? { options[name] }
+    /// The value of an option or a positional argument, if given.
+    public subscript(_ key: ArgumentKey<String?>) -> String? {
+        if case .positional = key.spec.kind { return positionals[key.spec.name] }
+        return options[key.spec.name]
+    }
 
     /// Every value given for a repeatable option, in order.
-    public subscript(values name: String) -> [String] { repeated[name] ?? [] }
+    public subscript(_ key: ArgumentKey<[String]>) -> [String] { repeated[key.spec.name] ?? [] }
 
     /// Whether a flag was given.
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+    public subscript(_ key: ArgumentKey<Bool>) -> Bool { flags.contains(key.spec.name) }
+
+    /// Whether the argument `spec` declares was given at all: a flag, an option with a
+    /// value, or a positional.
+    public func gave(_ spec: ArgumentSpec) -> Bool {
+        flags.contains(spec.name) || options[spec.name] != nil || repeated[spec.name]?.isEmpty == false
+            || positionals[spec.name] != nil
+    }
 }

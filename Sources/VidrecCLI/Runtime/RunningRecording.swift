@@ -6,7 +6,7 @@ import VidrecSystem
 /// `id`, or the only one running.
 enum RunningRecording {
     /// The `[<id>]` argument of the commands that act on a running recording.
-    static let idArgument = ArgumentSpec.positional("id", optional: true, help: "The recording; needed when several are running.")
+    static let idArgument = ArgumentKey.positional("id", optional: true, help: "The recording; needed when several are running.")
 
     /// - Parameters:
     ///   - start: how to start one, for the message when none runs.
