@@ -43,27 +43,36 @@ public enum VidrecCLI {
             context.out("vidrec \(version) (FFmpeg \(EncoderCatalog().ffmpegVersion))\n")
             return ExitCode.success.rawValue
         case "help":
-            let rest = Array(arguments.dropFirst())
-            do {
-                let parsed = try CommandLineParser(spec: helpSpec).parse(rest)
-                guard let name = parsed[subcommand] else {
-                    context.out(UsageRenderer.rootHelp(allSpecs))
-                    return ExitCode.success.rawValue
-                }
-                guard let spec = allSpecs.first(where: { $0.names.contains(name) }) else {
-                    throw ParserError.unknownCommand(name, suggestion: Suggestion.closest(to: name, in: allSpecs.map(\.name)))
-                }
-                context.out(UsageRenderer.help(spec))
-                return ExitCode.success.rawValue
-            } catch let error as ParserError {
-                context.err(UsageRenderer.usageError(error, spec: helpSpec))
-                return ExitCode.usage.rawValue
-            } catch {
-                return ExitCode.software.rawValue
-            }
+            return help(Array(arguments.dropFirst()), context)
         default:
-            break
+            return run(first, Array(arguments.dropFirst()), context)
         }
+    }
+
+    /// `vidrec help [<subcommand>]`: the root help, or the subcommand's.
+    private static func help(_ arguments: [String], _ context: CommandContext) -> Int32 {
+        do {
+            let parsed = try CommandLineParser(spec: helpSpec).parse(arguments)
+            guard let name = parsed[subcommand] else {
+                context.out(UsageRenderer.rootHelp(allSpecs))
+                return ExitCode.success.rawValue
+            }
+            guard let spec = allSpecs.first(where: { $0.names.contains(name) }) else {
+                throw ParserError.unknownCommand(name, suggestion: Suggestion.closest(to: name, in: allSpecs.map(\.name)))
+            }
+            context.out(UsageRenderer.help(spec))
+            return ExitCode.success.rawValue
+        } catch let error as ParserError {
+            context.err(UsageRenderer.usageError(error, spec: helpSpec))
+            return ExitCode.usage.rawValue
+        } catch {
+            return ExitCode.software.rawValue
+        }
+    }
+
+    /// Runs the subcommand named `first` with `arguments`: a usage error for a name or
+    /// an argument it does not know, else its exit status.
+    private static func run(_ first: String, _ arguments: [String], _ context: CommandContext) -> Int32 {
         guard let command = commands.first(where: { $0.spec.names.contains(first) }) else {
             let error: ParserError = first.hasPrefix("-")
                 ? .unknownOption(first, suggestion: Suggestion.closest(to: first, in: ["--help", "--version"]))
@@ -73,7 +82,7 @@ public enum VidrecCLI {
         }
         let instance: any VidrecCommand
         do {
-            let parsed = try CommandLineParser(spec: command.spec).parse(Array(arguments.dropFirst()))
+            let parsed = try CommandLineParser(spec: command.spec).parse(arguments)
             if parsed.wantsHelp {
                 context.out(UsageRenderer.help(command.spec))
                 return ExitCode.success.rawValue

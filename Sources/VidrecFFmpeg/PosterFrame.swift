@@ -38,6 +38,14 @@ public struct PosterFrame: PosterFrameMaking {
             _ = av_seek_frame(input, index, target, AVSEEK_FLAG_BACKWARD)
         }
 
+        let picked = try Self.picture(from: input, stream: index, decoder: decoder, until: target, movie: movie)
+        return try JPEGEncoder.encode(picked.pointer, width: width, turnedClockwise: Self.clockwiseTurn(of: stream), subject: jpeg)
+    }
+
+    /// Decodes `input`'s stream `index` from where it stands up to the first picture at
+    /// or after `target` (in the stream's time base), or its last picture.
+    private static func picture(from input: UnsafeMutablePointer<AVFormatContext>, stream index: Int32, decoder: CodecContext,
+                                until target: Int64, movie: String) throws -> OwnedFrame {
         let packetOwner = try OwnedPacket(subject: movie)
         let frameOwner = try OwnedFrame(subject: movie)
         let picked = try OwnedFrame(subject: movie)
@@ -72,13 +80,14 @@ public struct PosterFrame: PosterFrameMaking {
         guard havePicture else {
             throw FFmpegError("avcodec_receive_frame", "\(movie): no picture decoded", code: cffmpeg_averror_eof())
         }
-        // Upright, as players show it: a display matrix (vidrec's --rotate, a phone's
-        // portrait movie) turns the picture by a multiple of 90 degrees.
-        var clockwise = 0
-        if let matrix = cffmpeg_stream_display_matrix(stream) {
-            let counterClockwise = av_display_rotation_get(matrix)
-            if counterClockwise.isFinite { clockwise = ((-Int(counterClockwise.rounded()) % 360) + 360) % 360 }
-        }
-        return try JPEGEncoder.encode(picked.pointer, width: width, turnedClockwise: clockwise, subject: jpeg)
+        return picked
+    }
+
+    /// How far players turn `stream`'s pictures clockwise, in degrees: a display matrix
+    /// (vidrec's --rotate, a phone's portrait movie) turns them by a multiple of 90.
+    private static func clockwiseTurn(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+        guard let matrix = cffmpeg_stream_display_matrix(stream) else { return 0 }
+        let counterClockwise = av_display_rotation_get(matrix)
+        return counterClockwise.isFinite ? ((-Int(counterClockwise.rounded()) % 360) + 360) % 360 : 0
     }
 }

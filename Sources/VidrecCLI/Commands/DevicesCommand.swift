@@ -31,49 +31,16 @@ struct DevicesCommand: VidrecCommand {
         // A reachable server's own sources.
         let sources = server.flatMap { $0.problem == nil ? ServerAudioSource.list($0.server, environment: environment) : nil }
         if json {
-            let object: [String: Any] = [
-                "cameras": cameras.enumerated().map { index, camera in [
-                    "index": index, "path": camera.path, "links": camera.links, "name": camera.name, "driver": camera.driver, "bus": camera.bus,
-                    "unusable": camera.unusableReason as Any,
-                    "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
-                                                  "frameRate": $0.frameRate.description, "emulated": $0.emulated] as [String: Any] },
-                    "controls": camera.controls.map { ["name": $0.name, "min": $0.minimum, "max": $0.maximum,
-                                                        "default": $0.defaultValue, "value": $0.value as Any] as [String: Any] },
-                ] as [String: Any] },
-                "microphones": microphones.enumerated().map { index, mic in [
-                    "index": index, "name": mic.name, "card": mic.card, "device": mic.device,
-                    "rates": mic.rates.map { [$0.lowerBound, $0.upperBound] } as Any,
-                    "channels": mic.channels.map { [$0.lowerBound, $0.upperBound] } as Any,
-                ] as [String: Any] },
-                "soundServer": server.map { ["name": $0.server.name, "mic": $0.pcm, "problem": $0.problem as Any,
-                                             "sources": sources.map { $0.map { ["name": $0.name, "description": $0.description, "mic": $0.mic,
-                                                                                "default": $0.isDefault] as [String: Any] } } as Any] as [String: Any] } as Any,
-            ]
-            try context.printJSON(object)
+            try context.printJSON([
+                "cameras": cameras.enumerated().map(Self.json),
+                "microphones": microphones.enumerated().map(Self.json),
+                "soundServer": server.map { Self.json($0, sources: sources) } as Any,
+            ] as [String: Any])
             return .success
         }
         context.out("Cameras:\n")
         if cameras.isEmpty { context.out("  none (no /dev/video* device can capture video)\n") }
-        for (index, camera) in cameras.enumerated() {
-            context.out("  \(index): \(camera.path)  \(camera.name)  (\(camera.driver), \(camera.bus))\n")
-            for link in camera.links { context.out("     also: \(link)\n") }
-            if let reason = camera.unusableReason { context.out("     not recordable: \(reason)\n") }
-            var byFormat: [String: [CameraMode]] = [:]
-            for mode in camera.modes { byFormat[mode.fourcc + (mode.emulated ? " (converted by libv4l)" : ""), default: []].append(mode) }
-            for (format, modes) in byFormat.sorted(by: { $0.key < $1.key }) {
-                var sizes: [String] = []
-                var seen = Set<String>()
-                for mode in modes where seen.insert("\(mode.width)x\(mode.height)").inserted {
-                    let rates = modes.filter { $0.width == mode.width && $0.height == mode.height }.map(\.frameRate.description)
-                    sizes.append("\(mode.width)x\(mode.height)@\(rates.joined(separator: "/"))")
-                }
-                context.out("     \(format): \(sizes.joined(separator: " "))\n")
-            }
-            if !camera.controls.isEmpty {
-                let controls = camera.controls.map { "\($0.name)=\($0.value.map(String.init) ?? "?") [\($0.minimum)..\($0.maximum)]" }
-                context.out("     controls: \(controls.joined(separator: ", "))\n")
-            }
-        }
+        for (index, camera) in cameras.enumerated() { Self.describe(camera, index: index, context) }
         context.out("Microphones:\n")
         if microphones.isEmpty { context.out("  none (no ALSA capture device)\n") }
         for (index, mic) in microphones.enumerated() {
@@ -81,17 +48,70 @@ struct DevicesCommand: VidrecCommand {
             let channels = mic.channels.map { "\($0.lowerBound)–\($0.upperBound) ch" } ?? ""
             context.out("  \(index): \(mic.name)  \(mic.card): \(mic.device)  \(rates) \(channels)\n")
         }
-        if let server {
-            context.out("Sound server:\n")
-            if let problem = server.problem {
-                context.out("  \(server.server.name) (--mic \(server.pcm) goes through it): not reachable: \(problem); record from a card above\n")
-            } else {
-                context.out("  \(server.server.name): --mic \(server.pcm) records from its default source (the desktop's sound settings choose it)\n")
-                for source in sources ?? [] {
-                    context.out("     \(source.description)\(source.isDefault ? " (default)" : ""): --mic \(source.mic)\n")
-                }
+        if let server { Self.describe(server, sources: sources, context) }
+        return .success
+    }
+
+    /// A camera as `--json` lists it.
+    private static func json(_ index: Int, _ camera: CameraDescription) -> [String: Any] {
+        [
+            "index": index, "path": camera.path, "links": camera.links, "name": camera.name, "driver": camera.driver, "bus": camera.bus,
+            "unusable": camera.unusableReason as Any,
+            "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
+                                          "frameRate": $0.frameRate.description, "emulated": $0.emulated] as [String: Any] },
+            "controls": camera.controls.map { ["name": $0.name, "min": $0.minimum, "max": $0.maximum,
+                                                "default": $0.defaultValue, "value": $0.value as Any] as [String: Any] },
+        ]
+    }
+
+    /// A microphone as `--json` lists it.
+    private static func json(_ index: Int, _ mic: MicrophoneDescription) -> [String: Any] {
+        [
+            "index": index, "name": mic.name, "card": mic.card, "device": mic.device,
+            "rates": mic.rates.map { [$0.lowerBound, $0.upperBound] } as Any,
+            "channels": mic.channels.map { [$0.lowerBound, $0.upperBound] } as Any,
+        ]
+    }
+
+    /// The sound server and its sources as `--json` lists them.
+    private static func json(_ server: SoundServerSource, sources: [ServerAudioSource]?) -> [String: Any] {
+        ["name": server.server.name, "mic": server.pcm, "problem": server.problem as Any,
+         "sources": sources.map { $0.map { ["name": $0.name, "description": $0.description, "mic": $0.mic,
+                                            "default": $0.isDefault] as [String: Any] } } as Any]
+    }
+
+    /// A camera's lines: its number, path and name, its links, its modes by format and its controls.
+    private static func describe(_ camera: CameraDescription, index: Int, _ context: CommandContext) {
+        context.out("  \(index): \(camera.path)  \(camera.name)  (\(camera.driver), \(camera.bus))\n")
+        for link in camera.links { context.out("     also: \(link)\n") }
+        if let reason = camera.unusableReason { context.out("     not recordable: \(reason)\n") }
+        var byFormat: [String: [CameraMode]] = [:]
+        for mode in camera.modes { byFormat[mode.fourcc + (mode.emulated ? " (converted by libv4l)" : ""), default: []].append(mode) }
+        for (format, modes) in byFormat.sorted(by: { $0.key < $1.key }) {
+            var sizes: [String] = []
+            var seen = Set<String>()
+            for mode in modes where seen.insert("\(mode.width)x\(mode.height)").inserted {
+                let rates = modes.filter { $0.width == mode.width && $0.height == mode.height }.map(\.frameRate.description)
+                sizes.append("\(mode.width)x\(mode.height)@\(rates.joined(separator: "/"))")
+            }
+            context.out("     \(format): \(sizes.joined(separator: " "))\n")
+        }
+        if !camera.controls.isEmpty {
+            let controls = camera.controls.map { "\($0.name)=\($0.value.map(String.init) ?? "?") [\($0.minimum)..\($0.maximum)]" }
+            context.out("     controls: \(controls.joined(separator: ", "))\n")
+        }
+    }
+
+    /// The sound server's lines: reachable or not, and its sources.
+    private static func describe(_ server: SoundServerSource, sources: [ServerAudioSource]?, _ context: CommandContext) {
+        context.out("Sound server:\n")
+        if let problem = server.problem {
+            context.out("  \(server.server.name) (--mic \(server.pcm) goes through it): not reachable: \(problem); record from a card above\n")
+        } else {
+            context.out("  \(server.server.name): --mic \(server.pcm) records from its default source (the desktop's sound settings choose it)\n")
+            for source in sources ?? [] {
+                context.out("     \(source.description)\(source.isDefault ? " (default)" : ""): --mic \(source.mic)\n")
             }
         }
-        return .success
     }
 }

@@ -98,30 +98,9 @@ struct SnapCommand: VidrecCommand {
         let entry = try photos.keep(at: Date(), camera: recording?.sidecar.camera ?? camera, cameraPath: cameraPath, name: name,
                                     pid: getpid()) { path, sidecar in
             if let recording {
-                let reply: ControlReply
-                do {
-                    reply = try ControlClient.send(ControlRequest(.snap, path: path, width: size?.width),
-                                                   to: recording.controlPath, timeout: SnapCommand.recordingTimeout)
-                } catch {
-                    throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and that recording did not answer for a photo (\(error)); try again, or stop the recording first", .temporaryFailure)
-                }
-                if let error = reply.error {
-                    throw CLIError("the camera is recording (\(recording.id)), and that recording could not take a photo: \(error)",
-                                   reply.exitCode.flatMap(ExitCode.init(rawValue:)) ?? .temporaryFailure)
-                }
-                sidecar.camera = reply.camera ?? sidecar.camera
-                sidecar.photoSize = "\(reply.width ?? 0)x\(reply.height ?? 0)"
-                sidecar.endReason = "taken from recording \(recording.id)"
+                try Self.ask(recording, for: path, width: size?.width, into: &sidecar)
             } else {
-                let (source, mode) = try devices.openStillCamera(size: size)
-                sidecar.camera = source.displayName
-                sidecar.cameraMode = mode
-                let encoder = PhotoEncoder()
-                let frame = try StillCapture.frame(from: source, observe: encoder.observe)
-                let photo = try encoder.jpeg(of: frame, width: size?.width)
-                try AtomicFile.write(Data(photo.bytes), to: path, durable: true)
-                sidecar.photoSize = "\(photo.width)x\(photo.height)"
-                sidecar.endReason = "taken"
+                try Self.take(from: devices, size: size, to: path, into: &sidecar)
             }
         }
         let sidecar = entry.sidecar
@@ -137,5 +116,39 @@ struct SnapCommand: VidrecCommand {
         context.out(saved + "\n")
         guard let upload, let rclone else { return .success }
         return try UploadRunner.uploadNow(saved, album: album.path, options: upload, rclone: rclone, context: context)
+    }
+
+    /// Asks `recording`, which has the camera, for a photo written to `path`, and says so
+    /// in its sidecar.
+    private static func ask(_ recording: RecordingStore.Entry, for path: String, width: Int?, into sidecar: inout RecordingSidecar) throws {
+        let reply: ControlReply
+        do {
+            reply = try ControlClient.send(ControlRequest(.snap, path: path, width: width),
+                                           to: recording.controlPath, timeout: SnapCommand.recordingTimeout)
+        } catch {
+            throw CLIError("the camera is recording (\(recording.id), pid \(recording.sidecar.pid)), and that recording did not answer for a photo (\(error)); try again, or stop the recording first", .temporaryFailure)
+        }
+        if let error = reply.error {
+            throw CLIError("the camera is recording (\(recording.id)), and that recording could not take a photo: \(error)",
+                           reply.exitCode.flatMap(ExitCode.init(rawValue:)) ?? .temporaryFailure)
+        }
+        sidecar.camera = reply.camera ?? sidecar.camera
+        sidecar.photoSize = "\(reply.width ?? 0)x\(reply.height ?? 0)"
+        sidecar.endReason = "taken from recording \(recording.id)"
+    }
+
+    /// Opens the camera `devices` finds for a still photo, takes one and writes it to
+    /// `path`, and says so in its sidecar.
+    private static func take(from devices: SystemDevices, size: (width: Int, height: Int)?, to path: String,
+                             into sidecar: inout RecordingSidecar) throws {
+        let (source, mode) = try devices.openStillCamera(size: size)
+        sidecar.camera = source.displayName
+        sidecar.cameraMode = mode
+        let encoder = PhotoEncoder()
+        let frame = try StillCapture.frame(from: source, observe: encoder.observe)
+        let photo = try encoder.jpeg(of: frame, width: size?.width)
+        try AtomicFile.write(Data(photo.bytes), to: path, durable: true)
+        sidecar.photoSize = "\(photo.width)x\(photo.height)"
+        sidecar.endReason = "taken"
     }
 }

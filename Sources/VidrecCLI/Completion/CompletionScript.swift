@@ -146,27 +146,7 @@ struct CompletionScript {
         ]
         for command in commands {
             lines.append("    \(command.names.joined(separator: "|")))")
-            var specs: [String] = []
-            for argument in command.arguments {
-                let description = "[" + Self.zshEscaped(Self.summary(argument.help)) + "]"
-                switch argument.kind {
-                case .flag:
-                    specs.append(Self.shQuoted("--\(argument.name)\(description)"))
-                case .option(let value):
-                    let action = zshAction(values(argument, command))
-                    let repeatable = argument.isRepeatable ? "*" : ""
-                    let spec = "\(description):\(Self.zshEscaped(value)):\(action)"
-                    if let short = argument.short {
-                        specs.append(Self.shQuoted("(-\(short) --\(argument.name))") + "{-\(short),--\(argument.name)=}" + Self.shQuoted(spec))
-                    } else {
-                        specs.append(Self.shQuoted("\(repeatable)--\(argument.name)=\(spec)"))
-                    }
-                case .positional(let optional):
-                    let action = zshAction(values(argument, command))
-                    specs.append(Self.shQuoted("\(optional ? ":" : ""):\(Self.zshEscaped(argument.name)):\(action)"))
-                }
-            }
-            specs.append("'(-h --help)'{-h,--help}'[Show help information.]'")
+            let specs = command.arguments.map { zshSpec($0, of: command) } + ["'(-h --help)'{-h,--help}'[Show help information.]'"]
             lines.append("        _arguments -s " + specs.joined(separator: " \\\n            ") + " ;;")
         }
         lines += [
@@ -181,6 +161,27 @@ struct CompletionScript {
             "",
         ]
         return lines.joined(separator: "\n")
+    }
+
+    /// `argument`'s spec for zsh's `_arguments`: its name, its help's first sentence,
+    /// and how its value completes.
+    private func zshSpec(_ argument: ArgumentSpec, of command: CommandSpec) -> String {
+        let description = "[" + Self.zshEscaped(Self.summary(argument.help)) + "]"
+        switch argument.kind {
+        case .flag:
+            return Self.shQuoted("--\(argument.name)\(description)")
+        case .option(let value):
+            let action = zshAction(values(argument, command))
+            let repeatable = argument.isRepeatable ? "*" : ""
+            let spec = "\(description):\(Self.zshEscaped(value)):\(action)"
+            if let short = argument.short {
+                return Self.shQuoted("(-\(short) --\(argument.name))") + "{-\(short),--\(argument.name)=}" + Self.shQuoted(spec)
+            }
+            return Self.shQuoted("\(repeatable)--\(argument.name)=\(spec)")
+        case .positional(let optional):
+            let action = zshAction(values(argument, command))
+            return Self.shQuoted("\(optional ? ":" : ""):\(Self.zshEscaped(argument.name)):\(action)")
+        }
     }
 
     /// `:`, `[`, `]` and `\` escaped inside an `_arguments` spec.

@@ -23,7 +23,22 @@ struct ManualPage {
 
     /// The page's roff source.
     func render() -> String {
-        var page: [String] = [
+        var page = header()
+        for command in commands { page += Self.section(command) }
+        page.append(".SH PRESETS")
+        page.append(Self.escape("--quality takes one of these names, or the path of a preset file. Your own presets, JSON files in ~/.config/vidrec/presets, override built-in ones of the same name; 'vidrec presets' lists what each resolves to on this machine."))
+        for preset in presets {
+            page.append(".TP")
+            page.append(".B \(Self.escape(preset.name))")
+            page.append(Self.escape(preset.summary.isEmpty ? preset.settings : "\(preset.settings). \(preset.summary)"))
+        }
+        page += Self.reference()
+        return page.joined(separator: "\n") + "\n"
+    }
+
+    /// The title, name, synopsis and description, up to the commands' heading.
+    private func header() -> [String] {
+        [
             ".TH VIDREC 1 \"\" \"vidrec \(Self.escape(version))\" \"User Commands\"",
             ".SH NAME",
             "vidrec \\- \(Self.escape(overview.prefix(1).lowercased() + overview.dropFirst().dropLast(overview.hasSuffix(".") ? 1 : 0)))",
@@ -40,44 +55,42 @@ struct ManualPage {
             Self.escape("Every subcommand takes -h or --help. Options take their value as '--name value' or '--name=value'; a wrong command line prints 'Error:', the usage and a hint on stderr and exits with 64."),
             ".SH COMMANDS",
         ]
-        for command in commands {
-            page.append(".SS \(Self.escape(command.name))\(command.aliases.isEmpty ? "" : " (also: \(Self.escape(command.aliases.joined(separator: ", "))))")")
-            page.append(Self.escape(UsageRenderer.usage(command).replacingFirst("Usage: ", with: "")))
-            page.append(".PP")
-            page.append(Self.escape(command.abstract))
-            if !command.discussion.isEmpty {
-                page.append(".PP")
-                page.append(Self.escape(command.discussion))
-            }
-            for argument in command.arguments {
-                page.append(".TP")
-                page.append(Self.term(argument))
-                page.append(Self.escape(argument.help))
-            }
+    }
+
+    /// A subcommand's section: its usage, what it does and each argument.
+    private static func section(_ command: CommandSpec) -> [String] {
+        var lines = [".SS \(escape(command.name))\(command.aliases.isEmpty ? "" : " (also: \(escape(command.aliases.joined(separator: ", "))))")"]
+        lines.append(escape(UsageRenderer.usage(command).replacingFirst("Usage: ", with: "")))
+        lines.append(".PP")
+        lines.append(escape(command.abstract))
+        if !command.discussion.isEmpty {
+            lines.append(".PP")
+            lines.append(escape(command.discussion))
         }
-        page.append(".SH PRESETS")
-        page.append(Self.escape("--quality takes one of these names, or the path of a preset file. Your own presets, JSON files in ~/.config/vidrec/presets, override built-in ones of the same name; 'vidrec presets' lists what each resolves to on this machine."))
-        for preset in presets {
-            page.append(".TP")
-            page.append(".B \(Self.escape(preset.name))")
-            page.append(Self.escape(preset.summary.isEmpty ? preset.settings : "\(preset.settings). \(preset.summary)"))
+        for argument in command.arguments {
+            lines += [".TP", term(argument), escape(argument.help)]
         }
-        page.append(".SH FILES")
+        return lines
+    }
+
+    /// The files, the environment, the exit statuses, the examples and what to see also.
+    private static func reference() -> [String] {
+        var page = [".SH FILES"]
         for entry in ManualReference.files {
-            page += [".TP", Self.escape(entry.what), Self.markdown(entry.place)]
+            page += [".TP", escape(entry.what), markdown(entry.place)]
         }
         page.append(".SH ENVIRONMENT")
         for entry in ManualReference.environment {
-            page += [".TP", ".B \(Self.escape(entry.name))", Self.markdown(entry.meaning)]
+            page += [".TP", ".B \(escape(entry.name))", markdown(entry.meaning)]
         }
         page.append(".SH EXIT STATUS")
         for code in ExitCode.allCases {
-            page += [".TP", ".B \(code.rawValue)", Self.markdown(code.meaning)]
+            page += [".TP", ".B \(code.rawValue)", markdown(code.meaning)]
         }
         page.append(".SH EXAMPLES")
         for example in ManualReference.examples {
-            page += [".PP", Self.escape(example.what), ".PP", ".RS", ".nf"]
-            page += example.command.split(separator: "\n").map { Self.escape(String($0)) }
+            page += [".PP", escape(example.what), ".PP", ".RS", ".nf"]
+            page += example.command.split(separator: "\n").map { escape(String($0)) }
             page += [".fi", ".RE"]
         }
         page += [
@@ -88,7 +101,7 @@ struct ManualPage {
             ".BR rclone (1),",
             ".BR crontab (5)",
         ]
-        return page.joined(separator: "\n") + "\n"
+        return page
     }
 
     /// An option's tag line: `-q, --quality preset`, the option bold and its value italic.

@@ -35,48 +35,8 @@ public struct CommandLineParser: Sendable {
             }
             if !optionsEnded, argument.hasPrefix("-"), argument.count > 1, !isNegativeNumber(argument) {
                 if argument == "--help" || argument == "-h" { result.wantsHelp = true; continue }
-                var name: String
-                var inlineValue: String?
-                if argument.hasPrefix("--") {
-                    name = String(argument.dropFirst(2))
-                    if let equals = name.firstIndex(of: "=") {
-                        inlineValue = String(name[name.index(after: equals)...])
-                        name = String(name[..<equals])
-                    }
-                } else {
-                    let letter = argument.dropFirst().first!
-                    guard argument.count == 2, let spec = spec.arguments.first(where: { $0.short == letter }) else {
-                        throw .unknownOption(argument, suggestion: nil)
-                    }
-                    name = spec.name
-                }
-                guard let option = spec.arguments.first(where: { $0.name == name && $0.kind != .positional(optional: true) && $0.kind != .positional(optional: false) }) else {
-                    let names = spec.arguments.compactMap { if case .positional = $0.kind { nil } else { "--" + $0.name } } + ["--help"]
-                    let asked = "--" + name
-                    throw .unknownOption(argument.hasPrefix("--") ? asked : argument,
-                                         suggestion: Suggestion.closest(to: asked, in: names))
-                }
-                switch option.kind {
-                case .flag:
-                    if inlineValue != nil { throw .unexpectedArgument(argument) }
-                    if result.flags.contains(name) { throw .duplicateOption(option.synopsis) }
-                    result.flags.insert(name)
-                case .option:
-                    if result.options[name] != nil, !option.isRepeatable { throw .duplicateOption(option.synopsis) }
-                    if let inlineValue {
-                        guard !inlineValue.isEmpty else { throw .missingValue(option.synopsis) }
-                        result.options[name] = inlineValue
-                    } else {
-                        guard index < arguments.count, !looksLikeOption(arguments[index]) else {
-                            throw .missingValue(option.synopsis)
-                        }
-                        result.options[name] = arguments[index]
-                        index += 1
-                    }
-                    if option.isRepeatable { result.repeated[name, default: []].append(result.options[name]!) }
-                case .positional:
-                    preconditionFailure("positionals are not matched by name")
-                }
+                let (option, inlineValue) = try namedOption(in: argument)
+                try record(option, argument, inlineValue: inlineValue, from: arguments, at: &index, into: &result)
                 continue
             }
             guard nextPositional < positionals.count else { throw .unexpectedArgument(argument) }
@@ -89,6 +49,61 @@ public struct CommandLineParser: Sendable {
             }
         }
         return result
+    }
+
+    /// The option `argument` names (`--name`, `--name=value` or `-q`), and its value
+    /// when it is given inline.
+    private func namedOption(in argument: String) throws(ParserError) -> (spec: ArgumentSpec, inlineValue: String?) {
+        var name: String
+        var inlineValue: String?
+        if argument.hasPrefix("--") {
+            name = String(argument.dropFirst(2))
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+        } else {
+            let letter = argument.dropFirst().first!
+            guard argument.count == 2, let spec = spec.arguments.first(where: { $0.short == letter }) else {
+                throw .unknownOption(argument, suggestion: nil)
+            }
+            name = spec.name
+        }
+        guard let option = spec.arguments.first(where: { $0.name == name && $0.kind != .positional(optional: true) && $0.kind != .positional(optional: false) }) else {
+            let names = spec.arguments.compactMap { if case .positional = $0.kind { nil } else { "--" + $0.name } } + ["--help"]
+            let asked = "--" + name
+            throw .unknownOption(argument.hasPrefix("--") ? asked : argument,
+                                 suggestion: Suggestion.closest(to: asked, in: names))
+        }
+        return (option, inlineValue)
+    }
+
+    /// Records `option` (given as `argument`) in `result`: a flag once, an option's value
+    /// inline or from `arguments[index]` (moving `index` past it).
+    private func record(_ option: ArgumentSpec, _ argument: String, inlineValue: String?, from arguments: [String], at index: inout Int,
+                        into result: inout ParsedArguments) throws(ParserError) {
+        let name = option.name
+        switch option.kind {
+        case .flag:
+            if inlineValue != nil { throw .unexpectedArgument(argument) }
+            if result.flags.contains(name) { throw .duplicateOption(option.synopsis) }
+            result.flags.insert(name)
+        case .option:
+            if result.options[name] != nil, !option.isRepeatable { throw .duplicateOption(option.synopsis) }
+            if let inlineValue {
+                guard !inlineValue.isEmpty else { throw .missingValue(option.synopsis) }
+                result.options[name] = inlineValue
+            } else {
+                guard index < arguments.count, !looksLikeOption(arguments[index]) else {
+                    throw .missingValue(option.synopsis)
+                }
+                result.options[name] = arguments[index]
+                index += 1
+            }
+            if option.isRepeatable { result.repeated[name, default: []].append(result.options[name]!) }
+        case .positional:
+            preconditionFailure("positionals are not matched by name")
+        }
     }
 
     /// No argument may hold a control character (a newline, tab, escape): each becomes a

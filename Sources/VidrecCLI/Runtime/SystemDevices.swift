@@ -70,30 +70,7 @@ final class SystemDevices: RecordingDevices, Sendable {
             // A sound recording (what acts on a picture was refused with the options).
             return NoCamera.open(adjusting: &video)
         }
-        if let format = TestPatternCamera.format(named: camera) {
-            if !controls.isEmpty {
-                throw CLIError("the test camera has no controls (asked: \(controls.entries.map(\.name).joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
-            }
-            guard format.isCompressed else {
-                if video.handling == .copy {
-                    throw CLIError("the test camera sends YUYV, which cannot be stored as it is; --video copy needs --camera test:h264 or --camera test:mjpeg", .usage)
-                }
-                return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
-                                    path: nil, mode: nil)
-            }
-            // The test camera has one mode, the preset's; copied or not as for any camera.
-            let mode = CameraMode(fourcc: format.rawValue, width: video.width, height: video.height, frameRate: video.frameRate)
-            let choice = try CameraModeSelector().choose(from: [mode], width: video.width, height: video.height,
-                                                         frameRate: video.frameRate, format: nil, camera: "test",
-                                                         handling: video.handling, copyable: video.copyableFormat)
-            let source = try TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate,
-                                               compressedAs: format, compressor: TestStreamCompressor())
-            video.sourceFormat = format
-            if choice.copied { video.copied = CopiedStream(format: format, header: []) }
-            tell(choice.summary + " (the test camera)")
-            return OpenedCamera(source: source, path: nil, mode: mode.description + (choice.copied ? ", copied" : ""),
-                                copiedStream: choice.copied ? source : nil)
-        }
+        if let format = TestPatternCamera.format(named: camera) { return try openTestCamera(sending: format, adjusting: &video) }
         // The camera found is opened once; opened again (it went away and may be back
         // under another node), it is looked up again by its name.
         let description = try found.withLock { found in defer { found = nil }; return found }
@@ -125,6 +102,33 @@ final class SystemDevices: RecordingDevices, Sendable {
         tell(choice.summary)
         return OpenedCamera(source: source, path: description.path,
                             mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
+    }
+
+    /// Opens the built-in test camera (`--camera test`, `test:h264`, `test:mjpeg`): the
+    /// preset's size and rate, its pictures as `format`, copied or not as for any camera.
+    private func openTestCamera(sending format: PixelFormat, adjusting video: inout VideoEncoding) throws -> OpenedCamera {
+        if !controls.isEmpty {
+            throw CLIError("the test camera has no controls (asked: \(controls.entries.map(\.name).joined(separator: ", "))); --set and the control shortcuts need a real camera", .dataError)
+        }
+        guard format.isCompressed else {
+            if video.handling == .copy {
+                throw CLIError("the test camera sends YUYV, which cannot be stored as it is; --video copy needs --camera test:h264 or --camera test:mjpeg", .usage)
+            }
+            return OpenedCamera(source: TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate),
+                                path: nil, mode: nil)
+        }
+        // The test camera has one mode, the preset's; copied or not as for any camera.
+        let mode = CameraMode(fourcc: format.rawValue, width: video.width, height: video.height, frameRate: video.frameRate)
+        let choice = try CameraModeSelector().choose(from: [mode], width: video.width, height: video.height,
+                                                     frameRate: video.frameRate, format: nil, camera: "test",
+                                                     handling: video.handling, copyable: video.copyableFormat)
+        let source = try TestPatternCamera(width: video.width, height: video.height, frameRate: video.frameRate,
+                                           compressedAs: format, compressor: TestStreamCompressor())
+        video.sourceFormat = format
+        if choice.copied { video.copied = CopiedStream(format: format, header: []) }
+        tell(choice.summary + " (the test camera)")
+        return OpenedCamera(source: source, path: nil, mode: mode.description + (choice.copied ? ", copied" : ""),
+                            copiedStream: choice.copied ? source : nil)
     }
 
     /// Opens the camera for a still photo (`vidrec snap`): at its largest picture, or at

@@ -227,14 +227,7 @@ struct ServeRoutes: Sendable {
     // MARK: - Actions
 
     private func act(_ action: String, body: Data) -> HTTPResponse {
-        let fields: [String: Any]
-        if body.isEmpty {
-            fields = [:]
-        } else if let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
-            fields = object
-        } else {
-            return .error("the request's body is not a JSON object", status: 400)
-        }
+        guard let fields = ServeRoutes.fields(of: body) else { return .error("the request's body is not a JSON object", status: 400) }
         func text(_ key: String) -> String? {
             if let value = fields[key] as? String { return value.isEmpty ? nil : value }
             if let value = fields[key] as? NSNumber { return value.stringValue }
@@ -243,20 +236,7 @@ struct ServeRoutes: Sendable {
         let executable = context.executable
         switch action {
         case "start":
-            // A preset by name from the library, never a path: nothing from a request
-            // reaches the file system as a path.
-            let asked = text("quality") ?? quality
-            let names = context.presetLibrary.availableNames()
-            guard asked == quality || names.contains(asked) else {
-                let hint = Suggestion.closest(to: asked, in: names).map { " Did you mean '\($0)'?" } ?? ""
-                return .error("unknown quality preset '\(TextSafety.printable(asked))'.\(hint) The page records with a preset by its name: \(names.joined(separator: ", "))",
-                              status: 400)
-            }
-            var arguments = ["--quality=\(asked)"] + deviceArguments + orientationArguments
-            if let max = text("max") { arguments.append("--max=\(max)") }
-            let failure = viewfinder.withCameraFree { VidrecChild.startRecording(executable, arguments) }
-            if let failure { return reply(failure) }
-            return .json(["started": true])
+            return start(quality: text("quality") ?? quality, max: text("max"))
         case "stop":
             let id = text("id")
             if let id, !RecordingStore.isValidID(id) { return .error("not a recording ID: \(id)", status: 400) }
@@ -287,6 +267,30 @@ struct ServeRoutes: Sendable {
         default:
             return .error("no action '\(action)'; there are \(ServeRoutes.actions.dropLast().joined(separator: ", ")) and \(ServeRoutes.actions.last!)", status: 404)
         }
+    }
+
+    /// An action's fields: none for an empty body, `nil` for one that is not a JSON object.
+    private static func fields(of body: Data) -> [String: Any]? {
+        if body.isEmpty { return [:] }
+        return try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+    }
+
+    /// `POST /api/start`: a recording with the preset `asked` and the page's `max`. A
+    /// preset by name from the library, never a path: nothing from a request reaches the
+    /// file system as a path.
+    private func start(quality asked: String, max: String?) -> HTTPResponse {
+        let names = context.presetLibrary.availableNames()
+        guard asked == quality || names.contains(asked) else {
+            let hint = Suggestion.closest(to: asked, in: names).map { " Did you mean '\($0)'?" } ?? ""
+            return .error("unknown quality preset '\(TextSafety.printable(asked))'.\(hint) The page records with a preset by its name: \(names.joined(separator: ", "))",
+                          status: 400)
+        }
+        var arguments = ["--quality=\(asked)"] + deviceArguments + orientationArguments
+        if let max { arguments.append("--max=\(max)") }
+        let executable = context.executable
+        let failure = viewfinder.withCameraFree { VidrecChild.startRecording(executable, arguments) }
+        if let failure { return reply(failure) }
+        return .json(["started": true])
     }
 
     /// The actions of `POST /api/ACTION`, which the page posts: serve's own, and the
