@@ -62,8 +62,25 @@ public struct PresetParser: Sendable {
         let frameRate = try top.rate("frameRate")
         let container = Container(rawValue: try top.choice("container", PresetParser.containers))!
 
-        let videoObject = try top.object("video", required: true)!
-        let video = Fields(videoObject, file: file, prefix: "video.")
+        let videoEncoding = try video(Fields(try top.object("video", required: true)!, file: file, prefix: "video."),
+                                      width: width, height: height, frameRate: frameRate, file: file)
+        let audioEncoding = try top.object("audio", required: false).map { object throws(PresetError) in
+            try audio(Fields(object, file: file, prefix: "audio."), file: file)
+        }
+        if container == .webm {
+            if !["libvpx", "libvpx-vp9", "libaom-av1", "libsvtav1"].contains(videoEncoding.codec) {
+                throw .invalidField(file: file, field: "video.codec", problem: "is '\(videoEncoding.codec)', which a webm container cannot hold; use libvpx-vp9 or libaom-av1, or container mkv")
+            }
+            if let codec = audioEncoding?.codec, !["libopus", "libvorbis"].contains(codec) {
+                throw .invalidField(file: file, field: "audio.codec", problem: "is '\(codec)', which a webm container cannot hold; use libopus, or container mkv")
+            }
+        }
+        return Preset(name: name, file: file, summary: summary,
+                      settings: MovieSettings(container: container, video: videoEncoding, audio: audioEncoding))
+    }
+
+    /// The preset's `video` object, at the preset's size and rate.
+    private func video(_ video: Fields, width: Int, height: Int, frameRate: Rational, file: String) throws(PresetError) -> VideoEncoding {
         try video.rejectUnknown(PresetParser.videoFields)
         let videoCodec = try video.string("codec")!
         guard encoderExists(videoCodec, .video) else {
@@ -92,32 +109,22 @@ public struct PresetParser: Sendable {
             }
             videoEncoding.handling = value
         }
+        return videoEncoding
+    }
 
-        var audioEncoding: AudioEncoding?
-        if let audioObject = try top.object("audio", required: false) {
-            let audio = Fields(audioObject, file: file, prefix: "audio.")
-            try audio.rejectUnknown(PresetParser.audioFields)
-            let audioCodec = try audio.string("codec")!
-            guard encoderExists(audioCodec, .audio) else {
-                throw .invalidField(file: file, field: "audio.codec",
-                                    problem: "names '\(audioCodec)', which is not an audio encoder in this FFmpeg; use aac, libopus or libmp3lame")
-            }
-            audioEncoding = AudioEncoding(
-                codec: audioCodec,
-                sampleRate: try audio.choice("sampleRate", [8000, 16000, 22050, 24000, 32000, 44100, 48000, 96000]),
-                channels: try audio.integer("channels", in: 1...2),
-                bitRate: try audio.bitRate("bitRate", required: true, in: 8_000...1_000_000)!)
+    /// The preset's `audio` object.
+    private func audio(_ audio: Fields, file: String) throws(PresetError) -> AudioEncoding {
+        try audio.rejectUnknown(PresetParser.audioFields)
+        let audioCodec = try audio.string("codec")!
+        guard encoderExists(audioCodec, .audio) else {
+            throw .invalidField(file: file, field: "audio.codec",
+                                problem: "names '\(audioCodec)', which is not an audio encoder in this FFmpeg; use aac, libopus or libmp3lame")
         }
-        if container == .webm {
-            if !["libvpx", "libvpx-vp9", "libaom-av1", "libsvtav1"].contains(videoCodec) {
-                throw .invalidField(file: file, field: "video.codec", problem: "is '\(videoCodec)', which a webm container cannot hold; use libvpx-vp9 or libaom-av1, or container mkv")
-            }
-            if let codec = audioEncoding?.codec, !["libopus", "libvorbis"].contains(codec) {
-                throw .invalidField(file: file, field: "audio.codec", problem: "is '\(codec)', which a webm container cannot hold; use libopus, or container mkv")
-            }
-        }
-        return Preset(name: name, file: file, summary: summary,
-                      settings: MovieSettings(container: container, video: videoEncoding, audio: audioEncoding))
+        return AudioEncoding(
+            codec: audioCodec,
+            sampleRate: try audio.choice("sampleRate", [8000, 16000, 22050, 24000, 32000, 44100, 48000, 96000]),
+            channels: try audio.integer("channels", in: 1...2),
+            bitRate: try audio.bitRate("bitRate", required: true, in: 8_000...1_000_000)!)
     }
 }
 

@@ -81,53 +81,7 @@ public struct RcloneRemote: Sendable, Equatable {
         guard !head.isEmpty, bytes[head].allSatisfy(RcloneRemote.isNameByte), bytes[head.lowerBound] != UInt8(ascii: "-") else {
             throw .malformed("a remote's name is letters, digits, '_', '-' and spaces, not starting with '-' (\(folderAdvice))")
         }
-        var options: [(key: String, value: String)] = []
-        var offsets: [Range<Int>] = []
-        var keyStarts: [Int] = []
-        var splitCandidate: (key: String, start: Int)?
-        while bytes[index] == UInt8(ascii: ",") {
-            index += 1
-            let keyStart = index
-            while index < bytes.count, RcloneRemote.isOptionByte(bytes[index]) { index += 1 }
-            guard index < bytes.count else { throw .malformed("an option must end with ',' or ':' and then the path") }
-            guard [UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "=")].contains(bytes[index]) else {
-                throw .malformed("option names are letters, digits and '_' (rclone's rule), as in secret_access_key")
-            }
-            let key = string(keyStart..<index)
-            guard !key.isEmpty else { throw .malformed("an option's name is empty (two ',' in a row, or ',=')") }
-            keyStarts.append(keyStart)
-            guard bytes[index] == UInt8(ascii: "=") else {
-                options.append((key, "true"))
-                offsets.append(index..<index)
-                continue
-            }
-            index += 1
-            let valueStart = index
-            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
-                let quote = bytes[index]
-                var value: [UInt8] = []
-                index += 1
-                while true {
-                    guard index < bytes.count else { throw .malformed("\(RcloneRemote.label(key)) opens a quote it never closes") }
-                    if bytes[index] == quote {
-                        index += 1
-                        guard index < bytes.count, bytes[index] == quote else { break }
-                    }
-                    value.append(bytes[index])
-                    index += 1
-                }
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ",") || bytes[index] == UInt8(ascii: ":") else {
-                    throw .malformed("a quoted value (\(RcloneRemote.label(key))) must be followed by ',' or ':'")
-                }
-                options.append((key, String(decoding: value, as: UTF8.self)))
-            } else {
-                while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: ":") { index += 1 }
-                guard index < bytes.count else { throw .malformed("\(RcloneRemote.label(key)) must end with ',' or ':' and then the path") }
-                options.append((key, string(valueStart..<index)))
-                if bytes[index] == UInt8(ascii: ":") { splitCandidate = (key, valueStart) }
-            }
-            offsets.append(valueStart..<index)
-        }
+        let (options, offsets, keyStarts, splitCandidate) = try RcloneRemote.readOptions(bytes, at: &index)
         // bytes[index] is the ':' that ends the remote.
         let rest = (index + 1)..<bytes.count
         if splitCandidate == nil, !options.isEmpty, bytes[rest].contains(UInt8(ascii: ":")) {
@@ -144,6 +98,68 @@ public struct RcloneRemote: Sendable, Equatable {
         valueOffsets = offsets
         self.keyStarts = keyStarts
         path = string(rest)
+    }
+
+    /// The options after a remote's name, from `bytes[index]` (a `,` starts each) to the
+    /// `:` that ends the remote, where it leaves `index`: each option's key and value, its
+    /// value's byte range and its key's start, and the last unquoted value that a `:`
+    /// ended (it may have been cut short).
+    private static func readOptions(_ bytes: [UInt8], at index: inout Int) throws(Problem)
+        -> (options: [(key: String, value: String)], offsets: [Range<Int>], keyStarts: [Int], splitCandidate: (key: String, start: Int)?) {
+        var options: [(key: String, value: String)] = []
+        var offsets: [Range<Int>] = []
+        var keyStarts: [Int] = []
+        var splitCandidate: (key: String, start: Int)?
+        while bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            let keyStart = index
+            while index < bytes.count, isOptionByte(bytes[index]) { index += 1 }
+            guard index < bytes.count else { throw .malformed("an option must end with ',' or ':' and then the path") }
+            guard [UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "=")].contains(bytes[index]) else {
+                throw .malformed("option names are letters, digits and '_' (rclone's rule), as in secret_access_key")
+            }
+            let key = String(decoding: bytes[keyStart..<index], as: UTF8.self)
+            guard !key.isEmpty else { throw .malformed("an option's name is empty (two ',' in a row, or ',=')") }
+            keyStarts.append(keyStart)
+            guard bytes[index] == UInt8(ascii: "=") else {
+                options.append((key, "true"))
+                offsets.append(index..<index)
+                continue
+            }
+            index += 1
+            let valueStart = index
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
+                options.append((key, try quotedValue(bytes, at: &index, key: key)))
+            } else {
+                while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: ":") { index += 1 }
+                guard index < bytes.count else { throw .malformed("\(label(key)) must end with ',' or ':' and then the path") }
+                options.append((key, String(decoding: bytes[valueStart..<index], as: UTF8.self)))
+                if bytes[index] == UInt8(ascii: ":") { splitCandidate = (key, valueStart) }
+            }
+            offsets.append(valueStart..<index)
+        }
+        return (options, offsets, keyStarts, splitCandidate)
+    }
+
+    /// A quoted value from `bytes[index]` (its opening quote), a doubled quote standing
+    /// for one; leaves `index` past the closing quote, at the `,` or `:` after it.
+    private static func quotedValue(_ bytes: [UInt8], at index: inout Int, key: String) throws(Problem) -> String {
+        let quote = bytes[index]
+        var value: [UInt8] = []
+        index += 1
+        while true {
+            guard index < bytes.count else { throw .malformed("\(label(key)) opens a quote it never closes") }
+            if bytes[index] == quote {
+                index += 1
+                guard index < bytes.count, bytes[index] == quote else { break }
+            }
+            value.append(bytes[index])
+            index += 1
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ",") || bytes[index] == UInt8(ascii: ":") else {
+            throw .malformed("a quoted value (\(label(key))) must be followed by ',' or ':'")
+        }
+        return String(decoding: value, as: UTF8.self)
     }
 
     /// An option for messages: "the value of NAME" for an option vidrec knows, else "a

@@ -64,67 +64,89 @@ public struct CameraControlRequest: Sendable, Equatable {
     /// - Throws: ``CameraControlError`` naming the control and what the camera has, or
     ///   the range a value must be in.
     public func resolve(against controls: [CameraControl], camera: String) throws(CameraControlError) -> [(control: CameraControl, value: Int)] {
+        let writable = Writable(controls: controls.filter { !$0.isReadOnly && $0.kind != .button && $0.kind != .other }, camera: camera)
         var settings: [(control: CameraControl, value: Int)] = []
-        let writable = controls.filter { !$0.isReadOnly && $0.kind != .button && $0.kind != .other }
-        func find(_ keys: [String]) -> CameraControl? {
-            for key in keys { if let control = writable.first(where: { $0.key == key }) { return control } }
-            return nil
-        }
-        func missing(_ what: String, _ keys: [String]) -> CameraControlError {
-            .missing(what, tried: keys, camera: camera, available: writable.map(\.key))
-        }
-        func menuValue(_ control: CameraControl, named candidates: [String]) -> Int? {
-            for candidate in candidates {
-                if let item = control.menu.first(where: { CameraControl.key($0.name).contains(candidate) }) { return item.value }
-            }
-            return nil
-        }
         for entry in entries {
             switch entry {
             case let .set(name, text):
                 let key = CameraControl.key(name)
-                guard let control = writable.first(where: { $0.key == key }) else {
-                    throw .unknown(name, camera: camera, available: writable.map(\.key))
+                guard let control = writable.controls.first(where: { $0.key == key }) else {
+                    throw .unknown(name, camera: camera, available: writable.controls.map(\.key))
                 }
                 settings.append((control, try CameraControlRequest.value(text, for: control)))
             case let .focus(value), let .whiteBalance(value):
                 let isFocus = if case .focus = entry { true } else { false }
                 let autoKeys = isFocus ? ["focus_automatic_continuous", "focus_auto"] : ["white_balance_automatic", "white_balance_temperature_auto"]
                 let valueKeys = isFocus ? ["focus_absolute"] : ["white_balance_temperature"]
-                let what = entry.name
-                let automatic = find(autoKeys)
-                guard let value else {
-                    guard let automatic else { throw missing("automatic \(what)", autoKeys) }
-                    settings.append((automatic, 1))
-                    continue
-                }
-                guard let manual = find(valueKeys) else { throw missing(what, valueKeys) }
-                if let automatic { settings.append((automatic, 0)) }
-                settings.append((manual, try CameraControlRequest.value(String(value), for: manual)))
+                settings += try writable.automaticOrValue(value, entry.name, autoKeys: autoKeys, valueKeys: valueKeys)
             case let .exposure(value):
-                let autoKeys = ["auto_exposure", "exposure_auto"], valueKeys = ["exposure_time_absolute", "exposure_absolute"]
-                let automatic = find(autoKeys)
-                guard let value else {
-                    guard let automatic, let mode = menuValue(automatic, named: ["aperture_priority", "auto"]) else {
-                        throw missing("automatic exposure", autoKeys)
-                    }
-                    settings.append((automatic, mode))
-                    continue
-                }
-                guard let manual = find(valueKeys) else { throw missing("exposure", valueKeys) }
-                if let automatic, let mode = menuValue(automatic, named: ["manual"]) { settings.append((automatic, mode)) }
-                settings.append((manual, try CameraControlRequest.value(String(value), for: manual)))
+                settings += try writable.exposure(value)
             case let .torch(on):
-                if let mode = find(["flash_led_mode"]), let value = menuValue(mode, named: on ? ["torch"] : ["off", "none"]) {
+                if let mode = writable.find(["flash_led_mode"]), let value = Writable.menuValue(mode, named: on ? ["torch"] : ["off", "none"]) {
                     settings.append((mode, value))
-                } else if let led = find(["led1_mode"]), let value = menuValue(led, named: on ? ["on"] : ["off"]) {
+                } else if let led = writable.find(["led1_mode"]), let value = Writable.menuValue(led, named: on ? ["on"] : ["off"]) {
                     settings.append((led, value))
                 } else {
-                    throw missing("torch or LED", ["flash_led_mode", "led1_mode"])
+                    throw writable.missing("torch or LED", ["flash_led_mode", "led1_mode"])
                 }
             }
         }
         return settings
+    }
+
+    /// The controls of a camera that can be set, looked up by the keys a shortcut may
+    /// go by (drivers name the same control differently).
+    private struct Writable {
+        var controls: [CameraControl]
+        var camera: String
+
+        /// The first control that has one of `keys`.
+        func find(_ keys: [String]) -> CameraControl? {
+            for key in keys { if let control = controls.first(where: { $0.key == key }) { return control } }
+            return nil
+        }
+
+        /// The error for a shortcut (`what`) whose controls the camera has none of.
+        func missing(_ what: String, _ keys: [String]) -> CameraControlError {
+            .missing(what, tried: keys, camera: camera, available: controls.map(\.key))
+        }
+
+        /// The value of the first item of `control`'s menu whose name holds one of `candidates`.
+        static func menuValue(_ control: CameraControl, named candidates: [String]) -> Int? {
+            for candidate in candidates {
+                if let item = control.menu.first(where: { CameraControl.key($0.name).contains(candidate) }) { return item.value }
+            }
+            return nil
+        }
+
+        /// `--focus` or `--white-balance`: its automatic control on (no value), or off
+        /// and the value set.
+        func automaticOrValue(_ value: Int?, _ what: String, autoKeys: [String], valueKeys: [String]) throws(CameraControlError)
+            -> [(control: CameraControl, value: Int)] {
+            let automatic = find(autoKeys)
+            guard let value else {
+                guard let automatic else { throw missing("automatic \(what)", autoKeys) }
+                return [(automatic, 1)]
+            }
+            guard let manual = find(valueKeys) else { throw missing(what, valueKeys) }
+            return (automatic.map { [($0, 0)] } ?? []) + [(manual, try CameraControlRequest.value(String(value), for: manual))]
+        }
+
+        /// `--exposure`: the automatic mode of its menu (aperture priority, else auto),
+        /// or its manual mode and the exposure time.
+        func exposure(_ value: Int?) throws(CameraControlError) -> [(control: CameraControl, value: Int)] {
+            let autoKeys = ["auto_exposure", "exposure_auto"], valueKeys = ["exposure_time_absolute", "exposure_absolute"]
+            let automatic = find(autoKeys)
+            guard let value else {
+                guard let automatic, let mode = Self.menuValue(automatic, named: ["aperture_priority", "auto"]) else {
+                    throw missing("automatic exposure", autoKeys)
+                }
+                return [(automatic, mode)]
+            }
+            guard let manual = find(valueKeys) else { throw missing("exposure", valueKeys) }
+            let manualMode = automatic.flatMap { control in Self.menuValue(control, named: ["manual"]).map { [(control, $0)] } } ?? []
+            return manualMode + [(manual, try CameraControlRequest.value(String(value), for: manual))]
+        }
     }
 
     /// `text` as a value of `control`: a number in its range (and step), on/off for a

@@ -13,16 +13,13 @@ import Testing
     static let waiting: [String: Int] = [
         "VidrecCore/Timeline.swift: func placeAfterOrigin": 85,
         "VidrecCore/Timeline.swift: func place": 85,
-        "VidrecCore/RcloneRemote.swift: init": 84,
         "VidrecALSA/ALSAMicrophone.swift: func captureLoop": 84,
         "VidrecFFmpeg/TestStreamCompressor.swift: func compress": 80,
         "VidrecCore/CameraModeSelector.swift: func choose": 79,
-        "VidrecCore/PresetParser.swift: func parse": 74,
         "VidrecALSA/ALSAMicrophone.swift: init": 73,
         "VidrecV4L2/V4L2Camera.swift: func captureLoop": 72,
         "VidrecMP4/FragmentReader.swift: func read": 70,
         "VidrecMP4/FragmentedMovieIndexer.swift: func index": 66,
-        "VidrecV4L2/CameraControlRequest.swift: func resolve": 63,
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
