@@ -105,7 +105,26 @@ public struct CameraModeSelector: Sendable {
         }
 
         let sameAspect = usable.filter { $0.width * height == width * $0.height }
-        let pool = sameAspect.isEmpty ? usable : sameAspect
+        let mode = Self.closest(in: sameAspect.isEmpty ? usable : sameAspect, width: width, height: height, frameRate: frameRate)
+        if handling == .copy {
+            var summary = "camera mode: \(mode.description) → copied"
+            if mode.width != width || mode.height != height || mode.frameRate != frameRate {
+                summary += " (at the camera's \(mode.width)x\(mode.height) \(mode.frameRate) fps, not the preset's \(width)x\(height) \(frameRate) fps: a copied stream is not scaled)"
+            }
+            return Choice(mode: mode, outputFrameRate: mode.frameRate, fit: nil, summary: summary, copied: true)
+        }
+        let output = min(mode.frameRate, frameRate)
+        let fitted: VideoFit? = sameAspect.isEmpty ? fit : nil
+        let summary = Self.summary(mode, output: output, fitted: fitted, width: width, height: height, frameRate: frameRate)
+        return Choice(mode: mode, outputFrameRate: output, fit: fitted, summary: summary)
+    }
+
+    /// The mode of `pool` closest to `width × height` at `frameRate`: the exact size
+    /// fast enough, else the smallest larger size fast enough, else the exact size at
+    /// nearly the rate (``closeRate``), else the largest size fast enough, else the
+    /// fastest; at that size, the lowest rate that is fast enough, native before
+    /// libv4l's conversions, then the cheapest to decode.
+    private static func closest(in pool: [CameraMode], width: Int, height: Int, frameRate: Rational) -> CameraMode {
         let fast = pool.filter { $0.frameRate >= frameRate }
         let exact = pool.filter { $0.width == width && $0.height == height }
         let covering = fast.filter { $0.width >= width && $0.height >= height }
@@ -116,7 +135,7 @@ public struct CameraModeSelector: Sendable {
             (group, size) = (fast, hit)
         } else if let smallest = covering.min(by: { area($0) < area($1) }) {
             (group, size) = (fast, smallest)
-        } else if let fastest = exact.filter({ $0.frameRate >= frameRate * Self.closeRate }).max(by: { $0.frameRate < $1.frameRate }) {
+        } else if let fastest = exact.filter({ $0.frameRate >= frameRate * closeRate }).max(by: { $0.frameRate < $1.frameRate }) {
             (group, size) = (exact.filter { $0.frameRate == fastest.frameRate }, fastest)
         } else if let largest = fast.max(by: { area($0) < area($1) }) {
             (group, size) = (fast, largest)
@@ -128,33 +147,30 @@ public struct CameraModeSelector: Sendable {
             (group, size) = (fastest, pick)
         }
         let atSize = group.filter { $0.width == size.width && $0.height == size.height }
-        let mode = atSize.min { a, b in
+        return atSize.min { a, b in
             // The lowest rate that is still fast enough (exact first), then native, then raw.
             if a.frameRate != b.frameRate { return a.frameRate < b.frameRate }
             if a.emulated != b.emulated { return !a.emulated }
-            return Self.decodingCost(a) < Self.decodingCost(b)
+            return decodingCost(a) < decodingCost(b)
         }!
-        if handling == .copy {
-            var summary = "camera mode: \(mode.description) → copied"
-            if mode.width != width || mode.height != height || mode.frameRate != frameRate {
-                summary += " (at the camera's \(mode.width)x\(mode.height) \(mode.frameRate) fps, not the preset's \(width)x\(height) \(frameRate) fps: a copied stream is not scaled)"
-            }
-            return Choice(mode: mode, outputFrameRate: mode.frameRate, fit: nil, summary: summary, copied: true)
-        }
-        let output = min(mode.frameRate, frameRate)
-        let fitted: VideoFit? = sameAspect.isEmpty ? fit : nil
+    }
+
+    /// The message for an encoded mode: what the camera sends and how it becomes the
+    /// preset's picture.
+    private static func summary(_ mode: CameraMode, output: Rational, fitted: VideoFit?, width: Int, height: Int,
+                                frameRate: Rational) -> String {
         var summary = "camera mode: \(mode.width)x\(mode.height) \(mode.fourcc) \(output) fps"
         switch fitted {
         case nil where mode.width != width || mode.height != height: summary += " → scaled to \(width)x\(height)"
         case nil: break
-        case .crop?: summary += " → cropped to fill \(width)x\(height) (the camera has no \(Self.ratio(width, height)) mode; --fit pad shows the whole picture)"
-        case .pad?: summary += " → padded to \(width)x\(height) (the camera has no \(Self.ratio(width, height)) mode; black bars fill the rest)"
-        case .stretch?: summary += " → stretched to \(width)x\(height) (the camera has no \(Self.ratio(width, height)) mode)"
+        case .crop?: summary += " → cropped to fill \(width)x\(height) (the camera has no \(ratio(width, height)) mode; --fit pad shows the whole picture)"
+        case .pad?: summary += " → padded to \(width)x\(height) (the camera has no \(ratio(width, height)) mode; black bars fill the rest)"
+        case .stretch?: summary += " → stretched to \(width)x\(height) (the camera has no \(ratio(width, height)) mode)"
         }
         if mode.frameRate < frameRate {
             summary += " (the preset's \(frameRate) fps is not offered at this size; recording at \(mode.frameRate) fps)"
         }
-        return Choice(mode: mode, outputFrameRate: output, fit: fitted, summary: summary)
+        return summary
     }
 
     /// The mode with the largest picture, for a still photo at the camera's largest size

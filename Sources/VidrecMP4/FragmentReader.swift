@@ -53,42 +53,52 @@ struct FragmentReader {
             var dataPosition = base
             for trun in children where trun.type == .trun {
                 var reader = ByteReader(moof, from: Int(trun.payloadOffset), to: Int(trun.end), context: "trun")
-                let versionAndFlags = try reader.u32()
-                let version = versionAndFlags >> 24, runFlags = versionAndFlags & 0xFF_FFFF
-                let count = Int(try reader.u32())
-                if runFlags & 0x1 != 0 {
-                    let (position, overflow) = base.addingReportingOverflow(Int64(Int32(bitPattern: try reader.u32())))
-                    guard !overflow else { throw .malformed("trun data offset past 64 bits", path: "") }
-                    dataPosition = position
-                }
-                let firstFlags: UInt32? = runFlags & 0x4 != 0 ? try reader.u32() : nil
-                let bytesEach = [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count * 4
-                guard bytesEach > 0 ? count <= reader.remaining / bytesEach : count <= FragmentReader.largestDefaultRun else {
-                    throw .malformed("trun of \(count) samples in \(reader.remaining) bytes", path: "")
-                }
-                for index in 0..<count {
-                    let duration = runFlags & 0x100 != 0 ? try reader.u32() : fallback.duration
-                    let size = runFlags & 0x200 != 0 ? try reader.u32() : fallback.size
-                    var sampleFlags = runFlags & 0x400 != 0 ? try reader.u32() : fallback.flags
-                    if index == 0, let firstFlags { sampleFlags = firstFlags }
-                    var composition: Int32 = 0
-                    if runFlags & 0x800 != 0 {
-                        let raw = try reader.u32()
-                        composition = version == 0 ? Int32(clamping: Int64(raw)) : Int32(bitPattern: raw)
-                    }
-                    samples.append(decodeTime: decodeTime, duration: duration, size: size, offset: dataPosition,
-                                   compositionOffset: composition, isSync: TrackDefaults.isSync(sampleFlags))
-                    decodeTime += Int64(duration)
-                    let (next, overflow) = dataPosition.addingReportingOverflow(Int64(size))
-                    guard !overflow, decodeTime <= FragmentReader.largestDecodeTime else {
-                        throw .malformed("trun of track \(trackID) past the largest decode time or file position", path: "")
-                    }
-                    dataPosition = next
-                }
+                try FragmentReader.readRun(&reader, base: base, fallback: fallback, trackID: trackID,
+                                           dataPosition: &dataPosition, decodeTime: &decodeTime, into: &samples)
             }
             previousDataEnd = dataPosition
             nextDecodeTime[trackID] = decodeTime
             tracks[trackID] = samples
+        }
+    }
+
+    /// Adds the samples of one `trun` box, read by `reader`, to `samples`, from
+    /// `decodeTime` and the file position `dataPosition` (its data offset counts from
+    /// `base`), moving both past them; a sample's duration, size and flags default to
+    /// `fallback`'s.
+    private static func readRun(_ reader: inout ByteReader, base: Int64, fallback: TrackDefaults, trackID: UInt32,
+                                dataPosition: inout Int64, decodeTime: inout Int64, into samples: inout TrackSamples) throws(MP4Error) {
+        let versionAndFlags = try reader.u32()
+        let version = versionAndFlags >> 24, runFlags = versionAndFlags & 0xFF_FFFF
+        let count = Int(try reader.u32())
+        if runFlags & 0x1 != 0 {
+            let (position, overflow) = base.addingReportingOverflow(Int64(Int32(bitPattern: try reader.u32())))
+            guard !overflow else { throw .malformed("trun data offset past 64 bits", path: "") }
+            dataPosition = position
+        }
+        let firstFlags: UInt32? = runFlags & 0x4 != 0 ? try reader.u32() : nil
+        let bytesEach = [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count * 4
+        guard bytesEach > 0 ? count <= reader.remaining / bytesEach : count <= largestDefaultRun else {
+            throw .malformed("trun of \(count) samples in \(reader.remaining) bytes", path: "")
+        }
+        for index in 0..<count {
+            let duration = runFlags & 0x100 != 0 ? try reader.u32() : fallback.duration
+            let size = runFlags & 0x200 != 0 ? try reader.u32() : fallback.size
+            var sampleFlags = runFlags & 0x400 != 0 ? try reader.u32() : fallback.flags
+            if index == 0, let firstFlags { sampleFlags = firstFlags }
+            var composition: Int32 = 0
+            if runFlags & 0x800 != 0 {
+                let raw = try reader.u32()
+                composition = version == 0 ? Int32(clamping: Int64(raw)) : Int32(bitPattern: raw)
+            }
+            samples.append(decodeTime: decodeTime, duration: duration, size: size, offset: dataPosition,
+                           compositionOffset: composition, isSync: TrackDefaults.isSync(sampleFlags))
+            decodeTime += Int64(duration)
+            let (next, overflow) = dataPosition.addingReportingOverflow(Int64(size))
+            guard !overflow, decodeTime <= largestDecodeTime else {
+                throw .malformed("trun of track \(trackID) past the largest decode time or file position", path: "")
+            }
+            dataPosition = next
         }
     }
 }

@@ -15,10 +15,8 @@ import Testing
         "VidrecCore/Timeline.swift: func place": 85,
         "VidrecALSA/ALSAMicrophone.swift: func captureLoop": 84,
         "VidrecFFmpeg/TestStreamCompressor.swift: func compress": 80,
-        "VidrecCore/CameraModeSelector.swift: func choose": 79,
         "VidrecALSA/ALSAMicrophone.swift: init": 73,
         "VidrecV4L2/V4L2Camera.swift: func captureLoop": 72,
-        "VidrecMP4/FragmentReader.swift: func read": 70,
         "VidrecMP4/FragmentedMovieIndexer.swift: func index": 66,
     ]
 
