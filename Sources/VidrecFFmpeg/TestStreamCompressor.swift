@@ -16,32 +16,10 @@ public struct TestStreamCompressor: FrameCompressing {
         let h264 = format == .h264
         let name = h264 ? "libx264" : "mjpeg"
         let subject = "the test camera's \(format.rawValue) frames"
-        guard let codec = h264 ? avcodec_find_encoder_by_name(name) : avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
-            throw FFmpegError("avcodec_find_encoder", name, code: cffmpeg_averror(ENOSYS),
-                              hint: "this FFmpeg has no \(name) encoder for the test camera", kind: .unsupportedSettings)
-        }
-        let encoder = try CodecContext(codec: codec, subject: subject)
-        let cc = encoder.pointer
         let pixelFormat = h264 ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUVJ422P
-        cc.pointee.width = Int32(first.width)
-        cc.pointee.height = Int32(first.height)
-        cc.pointee.pix_fmt = pixelFormat
-        cc.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
-        cc.pointee.time_base = av_inv_q(cc.pointee.framerate)
-        if h264 {
-            cc.pointee.gop_size = Int32(keyframeInterval)
-            cc.pointee.max_b_frames = 0
-            cc.pointee.bit_rate = Int64(first.width * first.height) * 3
-            try EncoderOptions.set(cc, "preset", "ultrafast", codec: name)
-            try EncoderOptions.set(cc, "tune", "zerolatency", codec: name)
-            try EncoderOptions.set(cc, "x264-params",
-                                   "keyint=\(keyframeInterval):min-keyint=\(keyframeInterval):scenecut=0:repeat-headers=1",
-                                   codec: name)
-        } else {
-            cc.pointee.flags |= AV_CODEC_FLAG_QSCALE
-            cc.pointee.global_quality = 4 * FF_QP2LAMBDA
-        }
-        try check(avcodec_open2(cc, codec, nil), "avcodec_open2", subject)
+        let encoder = try Self.openEncoder(name, pixelFormat: pixelFormat, width: first.width, height: first.height, frameRate: frameRate,
+                                           keyframeInterval: keyframeInterval, subject: subject)
+        let cc = encoder.pointer
 
         let owned = try OwnedFrame(subject: subject)
         let frame = owned.pointer
@@ -88,5 +66,39 @@ public struct TestStreamCompressor: FrameCompressing {
                               hint: "\(name) gave \(frames.count) frames for \(count) pictures")
         }
         return frames
+    }
+
+    /// Opens the encoder `name` (libx264 or mjpeg) for `width × height` pictures at
+    /// `frameRate`: H.264 with a keyframe every `keyframeInterval` frames and its headers
+    /// repeated at each, as a webcam sends it; Motion JPEG at a fixed quality.
+    private static func openEncoder(_ name: String, pixelFormat: AVPixelFormat, width: Int, height: Int, frameRate: Rational,
+                                    keyframeInterval: Int, subject: String) throws -> CodecContext {
+        let h264 = name == "libx264"
+        guard let codec = h264 ? avcodec_find_encoder_by_name(name) : avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
+            throw FFmpegError("avcodec_find_encoder", name, code: cffmpeg_averror(ENOSYS),
+                              hint: "this FFmpeg has no \(name) encoder for the test camera", kind: .unsupportedSettings)
+        }
+        let encoder = try CodecContext(codec: codec, subject: subject)
+        let cc = encoder.pointer
+        cc.pointee.width = Int32(width)
+        cc.pointee.height = Int32(height)
+        cc.pointee.pix_fmt = pixelFormat
+        cc.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
+        cc.pointee.time_base = av_inv_q(cc.pointee.framerate)
+        if h264 {
+            cc.pointee.gop_size = Int32(keyframeInterval)
+            cc.pointee.max_b_frames = 0
+            cc.pointee.bit_rate = Int64(width * height) * 3
+            try EncoderOptions.set(cc, "preset", "ultrafast", codec: name)
+            try EncoderOptions.set(cc, "tune", "zerolatency", codec: name)
+            try EncoderOptions.set(cc, "x264-params",
+                                   "keyint=\(keyframeInterval):min-keyint=\(keyframeInterval):scenecut=0:repeat-headers=1",
+                                   codec: name)
+        } else {
+            cc.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            cc.pointee.global_quality = 4 * FF_QP2LAMBDA
+        }
+        try check(avcodec_open2(cc, codec, nil), "avcodec_open2", subject)
+        return encoder
     }
 }

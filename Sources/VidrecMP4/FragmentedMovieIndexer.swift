@@ -74,26 +74,7 @@ public struct FragmentedMovieIndexer: Sendable {
         guard !layout.fragments.isEmpty else { throw MP4Error.nothingToIndex("no complete fragment", path: path) }
         let template = try MovieTemplate(layout.headerBytes)
 
-        var tracks: [UInt32: TrackSamples] = [:]
-        var nextDecodeTime: [UInt32: Int64] = [:]
-        let reader = FragmentReader(defaults: template.defaults)
-        // Where each track's first sample from a torn write is: one whose bytes lie
-        // outside its fragment's data. It and those after it are left out.
-        var torn: [UInt32: Int] = [:]
-        for fragment in layout.fragments {
-            let bytes = try MovieLayout.read(fd, fragment.header, path: path)
-            let before = tracks.mapValues(\.count)
-            try reader.read(bytes, headerSize: fragment.header.headerSize, at: fragment.header.offset, into: &tracks,
-                            nextDecodeTime: &nextDecodeTime)
-            for (id, samples) in tracks where torn[id] == nil {
-                torn[id] = ((before[id] ?? 0)..<samples.count).first { index in
-                    samples.offsets[index] < fragment.data.payloadOffset
-                        || samples.offsets[index] + Int64(samples.sizes[index]) > fragment.data.end
-                }
-            }
-        }
-        for (id, count) in torn { tracks[id]!.keepFirst(count) }
-        if trimToCommonEnd { CommonEndTrimmer.trim(&tracks, templates: template.tracks) }
+        let tracks = try samples(in: layout, template: template, fd, path: path, trimToCommonEnd: trimToCommonEnd)
         let (duration, index) = try MovieIndex(template: template, tracks: tracks).build()
 
         // 1. Cut off what follows the last whole fragment, and write the index where it
@@ -128,6 +109,34 @@ public struct FragmentedMovieIndexer: Sendable {
         }
         try fd.sync(path)
         return duration
+    }
+
+    /// The samples of every track in `layout`'s whole fragments, as the fragment headers
+    /// list them, without a torn write's (a sample whose bytes lie outside its
+    /// fragment's data, and those after it), trimmed to the streams' common end when asked.
+    private func samples(in layout: MovieLayout, template: MovieTemplate, _ fd: FileDescriptor, path: String,
+                         trimToCommonEnd: Bool) throws -> [UInt32: TrackSamples] {
+        var tracks: [UInt32: TrackSamples] = [:]
+        var nextDecodeTime: [UInt32: Int64] = [:]
+        let reader = FragmentReader(defaults: template.defaults)
+        // Where each track's first sample from a torn write is: one whose bytes lie
+        // outside its fragment's data. It and those after it are left out.
+        var torn: [UInt32: Int] = [:]
+        for fragment in layout.fragments {
+            let bytes = try MovieLayout.read(fd, fragment.header, path: path)
+            let before = tracks.mapValues(\.count)
+            try reader.read(bytes, headerSize: fragment.header.headerSize, at: fragment.header.offset, into: &tracks,
+                            nextDecodeTime: &nextDecodeTime)
+            for (id, samples) in tracks where torn[id] == nil {
+                torn[id] = ((before[id] ?? 0)..<samples.count).first { index in
+                    samples.offsets[index] < fragment.data.payloadOffset
+                        || samples.offsets[index] + Int64(samples.sizes[index]) > fragment.data.end
+                }
+            }
+        }
+        for (id, count) in torn { tracks[id]!.keepFirst(count) }
+        if trimToCommonEnd { CommonEndTrimmer.trim(&tracks, templates: template.tracks) }
+        return tracks
     }
 
     private func retype(_ fd: FileDescriptor, _ box: Box, to type: BoxType, path: String) throws {

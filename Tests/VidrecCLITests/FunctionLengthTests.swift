@@ -14,10 +14,8 @@ import Testing
         "VidrecCore/Timeline.swift: func placeAfterOrigin": 85,
         "VidrecCore/Timeline.swift: func place": 85,
         "VidrecALSA/ALSAMicrophone.swift: func captureLoop": 84,
-        "VidrecFFmpeg/TestStreamCompressor.swift: func compress": 80,
         "VidrecALSA/ALSAMicrophone.swift: init": 73,
         "VidrecV4L2/V4L2Camera.swift: func captureLoop": 72,
-        "VidrecMP4/FragmentedMovieIndexer.swift: func index": 66,
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
