@@ -397,10 +397,11 @@ public final class MovieEncoder: CaptureOutput {
 
     private func startIfNeeded() throws {
         guard !started else { return }
-        started = true
-        if segments != nil, !continuous.isEmpty, let audioSettings {
+        // Made before anything starts: an encoder that cannot open leaves no thread behind.
+        if segments != nil, !continuous.isEmpty, unbrokenAudio == nil, let audioSettings {
             unbrokenAudio = try AudioStreamEncoder(settings: audioSettings, globalHeader: globalHeader)
         }
+        started = true
         for connection in connections { connection.start() }
     }
 
