@@ -3,7 +3,8 @@ import Foundation
 /// A time the camera was gone while the recording waited for it (`--reconnect`): when
 /// it went and how long it stayed away, on the wall clock, for people (the movie keeps
 /// its own time: its slots held the last picture). In the sidecar:
-/// `{"start": "2026-12-06T12:03:04.250Z", "seconds": 5.2, "back": true}`.
+/// `{"start": "2026-12-06T12:03:04.250Z", "seconds": 5.2, "back": true,
+/// "reason": "it sent nothing for 5 s"}`.
 public struct CameraGap: Sendable, Codable, Equatable {
     /// When the camera went, in ISO 8601 (UTC, to the millisecond).
     public var start: String
@@ -11,16 +12,22 @@ public struct CameraGap: Sendable, Codable, Equatable {
     public var seconds: Double
     /// Whether it came back (else the recording ended while it was gone).
     public var back: Bool
+    /// Why it went, in the words of the log's "is gone" line: the device disappeared or
+    /// failed, or it sent nothing for the stall timeout; `nil` in a gap read back from
+    /// an older sidecar.
+    public var reason: String?
     /// When it went; `nil` in a gap read back from a sidecar.
     public var startTime: Date?
 
-    /// A gap from `start`, `seconds` long; `back`: whether the camera came back.
-    public init(start: Date, seconds: Double, back: Bool) {
+    /// A gap from `start`, `seconds` long, for `reason`; `back`: whether the camera came
+    /// back.
+    public init(start: Date, seconds: Double, back: Bool, reason: String? = nil) {
         self.start = DateText.iso8601(start, milliseconds: true)
         startTime = start
         self.seconds = seconds
         self.back = back
+        self.reason = reason
     }
 
-    private enum CodingKeys: String, CodingKey { case start, seconds, back }
+    private enum CodingKeys: String, CodingKey { case start, seconds, back, reason }
 }

@@ -55,6 +55,8 @@ struct SessionLoop {
         /// When it went, on the wall clock (for the report only).
         let wallClock: Date
         let reason: CaptureSessionError
+        /// Why it went, in the log's words.
+        let words: String
         var reconnector: CameraReconnector
     }
 
@@ -188,7 +190,8 @@ struct SessionLoop {
         switching = nil
         returning = false
         video = NoCamera()
-        lost = CameraLoss(name: name, since: time, wallClock: Date(), reason: failure, reconnector: CameraReconnector(reconnection!))
+        lost = CameraLoss(name: name, since: time, wallClock: Date(), reason: failure, words: reason,
+                          reconnector: CameraReconnector(reconnection!))
         events.append(.lost(camera: name, reason: reason))
     }
 
@@ -237,7 +240,7 @@ struct SessionLoop {
     mutating func endLoss(at now: Int64, back: Bool) {
         guard let loss = lost else { return }
         loss.reconnector.cancel()
-        gaps.append(CameraGap(start: loss.wallClock, seconds: Double(now - loss.since) / 1e9, back: back))
+        gaps.append(CameraGap(start: loss.wallClock, seconds: Double(now - loss.since) / 1e9, back: back, reason: loss.words))
         lost = nil
     }
 

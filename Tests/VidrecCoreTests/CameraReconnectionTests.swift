@@ -71,6 +71,8 @@ import VidrecSystem
         #expect(outcome.cameraGapFrames == 15 && outcome.cameraReturns == 1)
         #expect(outcome.cameraGaps.map(\.back) == [true] && outcome.cameraGaps.allSatisfy { $0.seconds >= 0 && $0.startTime != nil },
                 "\(outcome.cameraGaps)")
+        // The gap says why the camera went, in the words of the log's line.
+        #expect(outcome.cameraGaps.map(\.reason) == ["Unplugged()"])
         #expect(outcome.videoFrames == 90 && outcome.droppedFrames == 0)
         #expect(movie.audioFrames == 3 * Self.audioPerSecond)
     }
