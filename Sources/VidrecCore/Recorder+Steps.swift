@@ -136,14 +136,16 @@ extension Recorder {
         // recording that waits for triggers keeps it (and its pending entry, without a
         // file, which status and stop find) until it ends.
         let waits = request.mode.waitsForTriggers
+        // Both series (segments or events, and events beside segments) title their files
+        // and take the running recording's sidecar the same way.
+        let metadata: @Sendable (Date, String?) -> [String: String] = { date, name in
+            Recorder.movieMetadata(preset: preset.name, camera: camera.name, microphone: audio?.displayName,
+                                   title: name, startTime: date)
+        }
+        let sidecar: @Sendable () -> RecordingSidecar = { [weak self] in self?.state.withLock { $0.running?.sidecar } ?? entry.sidecar }
         let segmented = SegmentedRecording(
             store: store, saver: saver, save: request.save, series: series, files: waits ? .events : .segments, first: entry,
-            lock: waits ? nil : recording.lock, startTime: request.startTime,
-            metadata: { date, name in
-                Recorder.movieMetadata(preset: preset.name, camera: camera.name, microphone: audio?.displayName,
-                                       title: name, startTime: date)
-            },
-            sidecar: { [weak self] in self?.state.withLock { $0.running?.sidecar } ?? entry.sidecar })
+            lock: waits ? nil : recording.lock, startTime: request.startTime, metadata: metadata, sidecar: sidecar)
         if !waits { recording.lock = nil }
         recording.segmented = segmented
         state.withLock { $0.segments = segmented }
@@ -151,12 +153,7 @@ extension Recorder {
         if case let .segmentsAndEvents(_, _, _, events) = request.mode {
             recording.eventFiles = SegmentedRecording(
                 store: store, saver: saver, save: request.save, series: events, files: .eventsBesideSegments, first: entry,
-                lock: nil, startTime: request.startTime,
-                metadata: { date, name in
-                    Recorder.movieMetadata(preset: preset.name, camera: camera.name, microphone: audio?.displayName,
-                                           title: name, startTime: date)
-                },
-                sidecar: { [weak self] in self?.state.withLock { $0.running?.sidecar } ?? entry.sidecar })
+                lock: nil, startTime: request.startTime, metadata: metadata, sidecar: sidecar)
         }
     }
 

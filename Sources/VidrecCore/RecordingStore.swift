@@ -263,7 +263,7 @@ public struct RecordingStore: Sendable {
     public func runningRecordings() -> [Entry] {
         var chosen: [Int32: (entry: Entry, reports: Bool)] = [:]
         for entry in running() where !entry.isPhoto {
-            let reports = FileManager.default.fileExists(atPath: directory + "/" + entry.id + ".progress")
+            let reports = FileManager.default.fileExists(atPath: progressPath(entry.id))
             if let held = chosen[entry.sidecar.pid], held.reports, !reports { continue }
             chosen[entry.sidecar.pid] = (entry, reports)
         }
@@ -341,22 +341,27 @@ public struct RecordingStore: Sendable {
         remove(entry)
     }
 
+    /// Where recording `id` reports its progress: `ID.progress` in the pending folder.
+    private func progressPath(_ id: String) -> String {
+        directory + "/" + id + ".progress"
+    }
+
     /// Records how far a running recording has come, for `vidrec status`: `ID.progress`,
     /// replaced (write, rename) twice a second and never synced, since it is only a hint.
     public func writeProgress(_ progress: SessionProgress, id: String) {
         guard let data = try? JSONEncoder().encode(progress) else { return }
-        try? AtomicFile.write(data, to: directory + "/" + id + ".progress", durable: false)
+        try? AtomicFile.write(data, to: progressPath(id), durable: false)
     }
 
     /// How far a running recording has come, as it last said.
     public func progress(of entry: Entry) -> SessionProgress? {
-        guard let data = StateFile.contents(directory + "/" + entry.id + ".progress", limit: 1 << 20) else { return nil }
+        guard let data = StateFile.contents(progressPath(entry.id), limit: 1 << 20) else { return nil }
         return try? JSONDecoder().decode(SessionProgress.self, from: data)
     }
 
     /// Removes the progress hint of a recording that has ended.
     public func endProgress(id: String) {
-        FileSystem.removeQuietly(directory + "/" + id + ".progress")
+        FileSystem.removeQuietly(progressPath(id))
     }
 
     private func remove(_ entry: Entry) {

@@ -77,7 +77,7 @@ struct ServeCommand: VidrecCommand {
             throw .invalidValue(camera, for: "--camera <camera>", reason: "the viewfinder needs a picture; name a camera, or leave --camera out")
         }
         microphone = arguments[Key.mic] ?? "default"
-        rotation = try StartOptions.rotation(arguments)
+        rotation = try StartOptions.rotation(arguments, key: Key.rotate)
         mirror = arguments[Key.mirror]
         newToken = arguments[Key.newToken]
         quality = arguments[Key.quality] ?? "medium"

@@ -227,9 +227,10 @@ struct StartOptions {
         Key.mirror.spec,
     ]
 
-    /// Parses `--rotate`: 0 (left out), 90, 180 or 270 degrees clockwise.
-    static func rotation(_ arguments: ParsedArguments) throws(ParserError) -> Int {
-        guard let text = arguments[Key.rotate] else { return 0 }
+    /// Parses `--rotate` (`key`, start's own unless a command declares its own): 0
+    /// (left out), 90, 180 or 270 degrees clockwise.
+    static func rotation(_ arguments: ParsedArguments, key: ArgumentKey<String?> = Key.rotate) throws(ParserError) -> Int {
+        guard let text = arguments[key] else { return 0 }
         guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
             throw .invalidValue(text, for: "--rotate <degrees>", reason: "use 90, 180 or 270 (clockwise)")
         }
