@@ -62,20 +62,22 @@ public struct Timeline: Sendable {
     /// `v4l2_buffer.sequence`), counted from the first frame on.
     public private(set) var sequenceGaps: Int64 = 0
     /// Audio frames placed (including inserted silence).
-    public private(set) var audioWritten: Int64 = 0
+    public var audioWritten: Int64 { audio.written }
     /// Audio frames of silence inserted for gaps.
-    public private(set) var insertedSilence: Int64 = 0
+    public var insertedSilence: Int64 { audio.insertedSilence }
     /// Audio frames dropped because the microphone's timestamps jumped back.
-    public private(set) var droppedAudio: Int64 = 0
+    public var droppedAudio: Int64 { audio.dropped }
     /// Audio frames the drift correction added (positive: the microphone's clock runs
     /// slow) or removed (negative: it runs fast), in all.
-    public private(set) var stretchedAudio: Int64 = 0
+    public var stretchedAudio: Int64 { audio.stretched }
     /// Audio frames the sound was moved by, in its first seconds, because its start was
     /// dated wrong (``startTolerance``): silence inserted (positive) or sound left out
     /// (negative).
-    public private(set) var movedStart: Int64 = 0
+    public var movedStart: Int64 { audio.movedStart }
     /// Whether drift is corrected by stretching audio (the session has a resampler).
-    public let correctsDrift: Bool
+    public var correctsDrift: Bool { audio.correctsDrift }
+    /// Where the sound goes once the movie's time 0 is known.
+    private var audio: AudioPlacement
     /// Whether the end came from the duration limit.
     public private(set) var reachedLimit = false
     /// Whether a stop was requested.
@@ -94,21 +96,9 @@ public struct Timeline: Sendable {
     private var rephase = false
     private var lastSequence: UInt64?
     private var endFrame: Int64?
+    /// Sound captured before the first frame, or since a resume before the first frame
+    /// after it: placed once that frame says where the movie (or the pause) starts.
     private var pendingAudio: [AudioChunk] = []
-    private var audioStarted = false
-    /// Moving average of where audio stands against its timestamps, in frames.
-    private var drift = 0.0
-    /// The audio position up to which a misplaced start is moved (``startCheckDuration``
-    /// from the sound's first sample), once the sound has started.
-    private var startCheckEnd: Int64?
-    /// The newest periods' offsets from their timestamps (frames), while the start is
-    /// checked.
-    private var startOffsets: [Int64] = []
-    /// Frames still to leave out of the next periods: a start dated too late was moved
-    /// back by more than the period that showed it.
-    private var startOverlap: Int64 = 0
-    /// Whether the drift correction is running (it stops once the drift is small again).
-    private var correcting = false
     private var videoDone = false
     private var audioDone = false
     private var audioDeadline: Int64?
@@ -128,7 +118,7 @@ public struct Timeline: Sendable {
     /// - Parameter correctsDrift: mark audio to be stretched when the microphone's clock
     ///   drifts (the session resamples it); otherwise drift is left as it is.
     public init(frameRate: Rational, sampleRate: Int?, limit: DurationLimit?, start: Int64, correctsDrift: Bool = true) {
-        self.correctsDrift = correctsDrift
+        audio = AudioPlacement(correctsDrift: correctsDrift)
         self.frameRate = frameRate
         self.sampleRate = sampleRate
         endFrame = limit?.videoFrames(at: frameRate)
@@ -181,58 +171,16 @@ public struct Timeline: Sendable {
         lastVideoArrival = arrival
         newestFrameTime = max(newestFrameTime ?? frame.captureTime, frame.captureTime)
         guard !videoDone else { return FramePlacement(released: releaseHeldFrames()) }
-        if let pausedAt, frame.captureTime >= pausedAt {
+        guard isRecorded(frame) else {
             pausedFrames += 1
             return FramePlacement()
-        }
-        if let resumedAt {
-            guard frame.captureTime >= resumedAt else {
-                pausedFrames += 1
-                return FramePlacement()
-            }
-            continueAfterPause(with: frame)
         }
         if let lastSequence, frame.sequence > lastSequence + 1 { sequenceGaps += Int64(frame.sequence - lastSequence - 1) }
         lastSequence = frame.sequence
         if origin == nil { origin = frame.captureTime }
-        let position = Rational(approximating: Int128(frame.captureTime + videoShift - origin!) * Int128(frameRate.numerator),
-                                Int128(Duration.nanosecondsPerSecond) * Int128(frameRate.denominator))
-        // The nearest slot; but a frame up to `jitterTolerance` late for the next slot
-        // takes that slot (a real gap is a whole frame or more).
-        let next = Rational(lastIndex + 1)
-        let late = position > next && position.subtracting(next) <= Timeline.jitterTolerance
-        var index = late ? lastIndex + 1 : position.rounded
+        let position = slotPosition(of: frame.captureTime)
         var placement = FramePlacement()
-        if index <= lastIndex, lastIndex >= 0 {
-            if position >= Rational(lastIndex).subtracting(Rational(1, 2)), let hole = holeBehindHeldFrames() {
-                // Held frames left a hole and this one claims the newest slot: they
-                // were late, and each moves back one slot, closing the hole.
-                for i in held.indices where held[i].index > hole { held[i].index -= 1 }
-                droppedFrames -= 1
-                lastIndex -= 1
-                index = lastIndex + 1
-            } else if next.subtracting(position) <= Timeline.jitterTolerance {
-                // Early for the next slot, and the slot before is taken.
-                index = lastIndex + 1
-            } else if frame.pixelFormat == .h264, next.subtracting(position) <= Rational(Timeline.holdDepth) {
-                // An H.264 frame is the reference of every frame after it up to the next
-                // keyframe: left out, it would take them all with it (a second or more).
-                // Early by up to the hold depth, it takes the next free slot instead.
-                index = lastIndex + 1
-            } else if frame.pixelFormat != .h264, let newest = held.last, newest.index == lastIndex, index == lastIndex,
-                      Self.distance(position, lastIndex) < Self.distance(newest.position, lastIndex) {
-                // The newest held frame took this slot for being early; this one is on
-                // time for it: it takes the slot, and the held frame is left out.
-                held[held.count - 1].position = position
-                surplusFrames += 1
-                placement.replacesNewestHeld = true
-                placement.index = lastIndex
-                return placement
-            } else {
-                surplusFrames += 1
-                return placement
-            }
-        }
+        guard let index = freeSlot(for: frame, at: position, placement: &placement) else { return placement }
         if let endFrame, index >= endFrame {
             // The camera skipped the last slots before the end: they count as dropped.
             droppedFrames += max(0, endFrame - lastIndex - 1)
@@ -261,6 +209,63 @@ public struct Timeline: Sendable {
             placement.released = releaseHeldFrames(upTo: index - Timeline.holdDepth)
         }
         return placement
+    }
+
+    /// Whether `frame` is recorded rather than left out for a pause: captured before the
+    /// pause, or the first since the resume (which moves the movie's time 0 on) or after.
+    private mutating func isRecorded(_ frame: VideoFrame) -> Bool {
+        if let pausedAt, frame.captureTime >= pausedAt { return false }
+        if let resumedAt {
+            guard frame.captureTime >= resumedAt else { return false }
+            continueAfterPause(with: frame)
+        }
+        return true
+    }
+
+    /// Where capture time `time` falls on the movie's slots, in frames from time 0.
+    private func slotPosition(of time: Int64) -> Rational {
+        Rational(approximating: Int128(time + videoShift - origin!) * Int128(frameRate.numerator),
+                 Int128(Duration.nanosecondsPerSecond) * Int128(frameRate.denominator))
+    }
+
+    /// The slot for `frame`, whose timestamp puts it at `position`: the nearest, but a
+    /// frame up to ``jitterTolerance`` late for the next slot takes that slot (a real gap
+    /// is a whole frame or more). When that slot is taken, the rules of
+    /// ``place(_:arrival:)`` give it the next one, or leave it out (`nil`; counted, and
+    /// `placement` says so when it took the newest held frame's slot instead).
+    private mutating func freeSlot(for frame: VideoFrame, at position: Rational, placement: inout FramePlacement) -> Int64? {
+        let next = Rational(lastIndex + 1)
+        let late = position > next && position.subtracting(next) <= Timeline.jitterTolerance
+        let index = late ? lastIndex + 1 : position.rounded
+        guard index <= lastIndex, lastIndex >= 0 else { return index }
+        if position >= Rational(lastIndex).subtracting(Rational(1, 2)), let hole = holeBehindHeldFrames() {
+            // Held frames left a hole and this one claims the newest slot: they were
+            // late, and each moves back one slot, closing the hole.
+            for i in held.indices where held[i].index > hole { held[i].index -= 1 }
+            droppedFrames -= 1
+            lastIndex -= 1
+            return lastIndex + 1
+        }
+        if next.subtracting(position) <= Timeline.jitterTolerance {
+            // Early for the next slot, and the slot before is taken.
+            return lastIndex + 1
+        }
+        if frame.pixelFormat == .h264, next.subtracting(position) <= Rational(Timeline.holdDepth) {
+            // An H.264 frame is the reference of every frame after it up to the next
+            // keyframe: left out, it would take them all with it (a second or more).
+            // Early by up to the hold depth, it takes the next free slot instead.
+            return lastIndex + 1
+        }
+        surplusFrames += 1
+        if frame.pixelFormat != .h264, let newest = held.last, newest.index == lastIndex, index == lastIndex,
+           Self.distance(position, lastIndex) < Self.distance(newest.position, lastIndex) {
+            // The newest held frame took this slot for being early; this one is on time
+            // for it: it takes the slot, and the held frame is left out.
+            held[held.count - 1].position = position
+            placement.replacesNewestHeld = true
+            placement.index = lastIndex
+        }
+        return nil
     }
 
     /// Pauses the movie (``CaptureSession/pause()``): frames captured from `time` on are
@@ -297,12 +302,8 @@ public struct Timeline: Sendable {
         guard origin != nil, lastIndex >= 0 else { return }
         let next = (Rational(lastIndex + 1) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded
         origin = frame.captureTime + videoShift - next
-        audioStarted = false
-        drift = 0
-        correcting = false
-        startOffsets = []
-        startOverlap = 0
         // Audio captured before this frame overlaps what was written: it is trimmed.
+        audio.restart()
     }
 
     /// How many slots a frame is held back at most (see ``place(_:arrival:)``): the
@@ -381,10 +382,8 @@ public struct Timeline: Sendable {
     /// none, before the first frame, while paused and once video is done; the slot
     /// before ``place(_:arrival:)``'s end frame ends the video as a frame there would.
     public mutating func holdPicture(until now: Int64) -> ClosedRange<Int64>? {
-        guard let origin, !videoDone, !isPaused, held.isEmpty else { return nil }
-        let position = Rational(approximating: Int128(now + videoShift - origin) * Int128(frameRate.numerator),
-                                Int128(Duration.nanosecondsPerSecond) * Int128(frameRate.denominator))
-        var last = position.floor - 1
+        guard origin != nil, !videoDone, !isPaused, held.isEmpty else { return nil }
+        var last = slotPosition(of: now).floor - 1
         if let endFrame { last = min(last, endFrame - 1) }
         guard last > lastIndex else { return nil }
         let slots = (lastIndex + 1)...last
@@ -438,122 +437,11 @@ public struct Timeline: Sendable {
         return (held + [chunk]).flatMap { placeAfterOrigin($0) }
     }
 
-    private mutating func placeAfterOrigin(_ input: AudioChunk) -> [AudioChunk] {
+    private mutating func placeAfterOrigin(_ chunk: AudioChunk) -> [AudioChunk] {
         guard !audioDone else { return [] }
-        let rate = Int64(input.format.sampleRate)
-        var chunk = input
-        if audioStarted, startOverlap > 0 {
-            // The rest of a start moved back (``misplacedStart(_:rate:)``).
-            let (dropped, rest) = Timeline.dropFront(startOverlap, of: chunk)
-            startOverlap -= dropped
-            guard let rest else { return [] }
-            chunk = rest
-        }
-        let position = (Rational(chunk.captureTime - origin!, Duration.nanosecondsPerSecond) * Rational(rate)).rounded
-        var pieces: [AudioChunk] = []
-        let gap = position - audioWritten
-        if !audioStarted {
-            audioStarted = true
-            if gap < 0 {
-                guard let rest = Timeline.dropFront(-gap, of: chunk).rest else { audioStarted = false; return [] }
-                chunk = rest
-            } else if gap > 0 {
-                pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: origin!))
-            }
-            if startCheckEnd == nil {
-                startCheckEnd = max(gap, 0) + audioWritten + (Timeline.startCheckDuration * Rational(rate)).rounded
-            }
-        } else if Rational(gap, rate) > Timeline.audioGapThreshold {
-            // Samples were lost (an overrun): fill the gap at once.
-            pieces.append(.silence(format: chunk.format, frameCount: Int(gap), captureTime: chunk.captureTime))
-            insertedSilence += gap
-            drift = 0
-            startOffsets = []
-        } else if Rational(-gap, rate) > Timeline.audioGapThreshold {
-            // The timestamps jumped back (a device whose clock was reset): what overlaps
-            // audio already written is dropped.
-            let (dropped, rest) = Timeline.dropFront(-gap, of: chunk)
-            droppedAudio += dropped
-            drift = 0
-            startOffsets = []
-            guard let rest else { return [] }
-            chunk = rest
-        } else if let shift = misplacedStart(gap, rate: rate) {
-            // The start was dated wrong: from here on the sound sits where its timestamps
-            // say, at once.
-            movedStart += shift
-            drift = 0
-            correcting = false
-            if shift > 0 {
-                pieces.append(.silence(format: chunk.format, frameCount: Int(shift), captureTime: chunk.captureTime))
-            } else {
-                let (dropped, rest) = Timeline.dropFront(-shift, of: chunk)
-                startOverlap = -shift - dropped
-                guard let rest else { return [] }
-                chunk = rest
-            }
-        } else if correctsDrift {
-            // Slow drift between the microphone's clock and CLOCK_MONOTONIC, seen through
-            // jittery timestamps: follow a moving average; past the tolerance, stretch
-            // each period by up to 0.5 % until the audio is back in step. The sound keeps
-            // its shape: nothing is cut out or padded in.
-            drift = drift * (1 - Timeline.driftSmoothing) + Double(gap) * Timeline.driftSmoothing
-            let tolerance = (Timeline.audioSyncTolerance * Rational(rate)).doubleValue
-            if abs(drift) > tolerance { correcting = true } else if abs(drift) < tolerance / 4 { correcting = false }
-            if correcting {
-                let most = Double(max(1, chunk.frameCount / Timeline.maximumStretchRatio))
-                let step = Int(min(most, abs(drift)).rounded())
-                chunk.stretch = drift > 0 ? step : -step
-                drift -= Double(chunk.stretch)
-            }
-        }
-        var placed: [AudioChunk] = []
-        for piece in pieces + [chunk] {
-            var piece = piece
-            if let audioEnd {
-                let room = audioEnd - audioWritten
-                if room <= 0 { audioDone = true; break }
-                // The last piece is cut to the end, unstretched.
-                if Int64(piece.timelineLength) > room { piece = piece.slice(0..<Int(min(room, Int64(piece.frameCount)))) }
-            }
-            audioWritten += Int64(piece.timelineLength)
-            stretchedAudio += Int64(piece.stretch)
-            placed.append(piece)
-        }
-        if let audioEnd, audioWritten >= audioEnd { audioDone = true }
+        let placed = audio.place(chunk, origin: origin!, end: audioEnd)
+        if let audioEnd, audio.written >= audioEnd { audioDone = true }
         return placed
-    }
-
-    /// Leaves up to `frames` frames out of the front of `chunk`: how many were left out,
-    /// and the rest of the chunk (`nil` when nothing is left).
-    private static func dropFront(_ frames: Int64, of chunk: AudioChunk) -> (dropped: Int64, rest: AudioChunk?) {
-        let dropped = Int(min(frames, Int64(chunk.frameCount)))
-        guard dropped < chunk.frameCount else { return (Int64(dropped), nil) }
-        return (Int64(dropped), chunk.slice(dropped..<chunk.frameCount))
-    }
-
-    /// The offset (frames) to move the sound by when the newest periods, in its first
-    /// ``startCheckDuration``, sit steadily further than ``startTolerance`` from their
-    /// timestamps (three in four of the last ``startCheckPeriods``, on one side): their
-    /// median; `nil` otherwise. After a first move, reports that come right slowly are
-    /// followed further than ``audioSyncTolerance`` (a server that misreported its
-    /// start is still coming right).
-    private mutating func misplacedStart(_ gap: Int64, rate: Int64) -> Int64? {
-        guard let end = startCheckEnd, audioWritten < end else {
-            startOffsets = []
-            return nil
-        }
-        startOffsets.append(gap)
-        if startOffsets.count > Timeline.startCheckPeriods { startOffsets.removeFirst() }
-        guard startOffsets.count == Timeline.startCheckPeriods else { return nil }
-        let sorted = startOffsets.sorted()
-        let quarter = sorted.count / 4
-        // Three periods in four beyond the tolerance, on one side; moved by their median.
-        // Once moved, the reports are coming right: the drift tolerance is enough.
-        let tolerance = (movedStart == 0 ? Timeline.startTolerance : Timeline.audioSyncTolerance) * Rational(rate)
-        guard Rational(sorted[quarter]) > tolerance || Rational(-sorted[sorted.count - 1 - quarter]) > tolerance else { return nil }
-        startOffsets = []
-        return sorted[sorted.count / 2]
     }
 
     /// Ends the movie after the newest frame; audio ends at the same time.
@@ -582,7 +470,7 @@ public struct Timeline: Sendable {
     public mutating func closingSilence(format: AudioFormat?) -> AudioChunk? {
         guard let format, let audioEnd, lastIndex >= 0, audioWritten < audioEnd else { return nil }
         let missing = audioEnd - audioWritten
-        audioWritten = audioEnd
+        audio.markWritten(upTo: audioEnd)
         audioDone = true
         return .silence(format: format, frameCount: Int(missing), captureTime: origin ?? 0)
     }

@@ -11,8 +11,6 @@ import Testing
     /// The functions over the limit that wait to be split, by `file: declaration`, with
     /// their length in lines.
     static let waiting: [String: Int] = [
-        "VidrecCore/Timeline.swift: func placeAfterOrigin": 85,
-        "VidrecCore/Timeline.swift: func place": 85,
         "VidrecALSA/ALSAMicrophone.swift: func captureLoop": 84,
         "VidrecALSA/ALSAMicrophone.swift: init": 73,
         "VidrecV4L2/V4L2Camera.swift: func captureLoop": 72,
