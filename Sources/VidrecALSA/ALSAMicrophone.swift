@@ -65,6 +65,19 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         if let server, let reason = server.unreachableReason(environment: environment) {
             throw DeviceError.soundServerUnreachable(name: name, server: server.name, reason: reason)
         }
+        let pcm = try Self.openCapture(name, server: server)
+        handle = PCMHandle(pcm)
+        let hardware = try Self.setHardwareParameters(pcm, name: name, sampleRate: sampleRate, channels: channels,
+                                                      behindServer: server != nil)
+        periodFrames = max(Int(hardware.period), 32)
+        try Self.setSoftwareParameters(pcm, name: name, period: hardware.period)
+        audioFormat = hardware.format
+    }
+
+    /// Opens PCM `name` for capture, without blocking; a failure names its cause: the
+    /// sound server out of reach, the card busy (and who holds it), no permission, or
+    /// no such device (with the microphones there are).
+    private static func openCapture(_ name: String, server: SoundServer?) throws -> OpaquePointer {
         var pcm: OpaquePointer?
         let opened = systemCallNegativeErrno(.pcmOpen) { snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) }
         guard opened == 0, let pcm else {
@@ -80,8 +93,16 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
                                                      available: discovery.listing(discovery.microphones()))
             }
         }
-        handle = PCMHandle(pcm)
+        return pcm
+    }
 
+    /// Sets `pcm`'s hardware parameters: interleaved reads in the first sample format
+    /// it takes of S16, S32 and float, the channels and rate nearest those asked, 10-ms
+    /// periods (a sound server's own period behind one) in a half-second buffer.
+    ///
+    /// - Returns: the format it gives and its period, in frames.
+    private static func setHardwareParameters(_ pcm: OpaquePointer, name: String, sampleRate: Int, channels: Int,
+                                              behindServer: Bool) throws -> (format: AudioFormat, period: snd_pcm_uframes_t) {
         var hw: OpaquePointer?
         snd_pcm_hw_params_malloc(&hw)
         defer { snd_pcm_hw_params_free(hw) }
@@ -101,7 +122,7 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         var rate = UInt32(sampleRate)
         var direction: Int32 = 0
         try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_rate_near") { snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction) }
-        if server != nil {
+        if behindServer {
             var size = snd_pcm_uframes_t(ALSAMicrophone.serverPeriod(rate: Int(rate)))
             try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_set_period_size_near") { snd_pcm_hw_params_set_period_size_near(pcm, hw, &size, &direction) }
         } else {
@@ -113,20 +134,22 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         try alsaCheck(.pcmHardwareParameters, name) { snd_pcm_hw_params(pcm, hw) }
         var period: snd_pcm_uframes_t = 0
         try alsaCheck(.pcmHardwareParameters, name, function: "snd_pcm_hw_params_get_period_size") { snd_pcm_hw_params_get_period_size(hw, &period, &direction) }
-        periodFrames = max(Int(period), 32)
+        return (AudioFormat(sampleFormat: format.1, sampleRate: Int(rate), channels: Int(channelCount)), period)
+    }
 
+    /// Sets `pcm`'s software parameters: it starts on the first read (snd_pcm_set_params
+    /// would wait for a whole buffer), wakes for each `period`, and stamps periods on
+    /// CLOCK_MONOTONIC.
+    private static func setSoftwareParameters(_ pcm: OpaquePointer, name: String, period: snd_pcm_uframes_t) throws {
         var sw: OpaquePointer?
         snd_pcm_sw_params_malloc(&sw)
         defer { snd_pcm_sw_params_free(sw) }
         try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_current") { snd_pcm_sw_params_current(pcm, sw) }
-        // Start on the first read (snd_pcm_set_params would wait for a whole buffer).
         try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_start_threshold") { snd_pcm_sw_params_set_start_threshold(pcm, sw, 1) }
         try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_avail_min") { snd_pcm_sw_params_set_avail_min(pcm, sw, period) }
         try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_tstamp_mode") { snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE) }
         try alsaCheck(.pcmSoftwareParameters, name, function: "snd_pcm_sw_params_set_tstamp_type") { snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC) }
         try alsaCheck(.pcmSoftwareParameters, name) { snd_pcm_sw_params(pcm, sw) }
-
-        audioFormat = AudioFormat(sampleFormat: format.1, sampleRate: Int(rate), channels: Int(channelCount))
     }
 
     /// The period a sound server works in at `rate`: the power of two nearest to about
@@ -150,7 +173,6 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     }
 
     private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {
-        let pcm = handle.pcm
         let format = audioFormat
         let throughServer = soundServer != nil
         var idle: Int32 = 0
@@ -172,21 +194,18 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         // Periods held when the loop ends (a stop) or the stream breaks are released.
         defer { release(dating.release()) }
         while worker.isRunning {
-            let ready = systemCallNegativeErrno(.pcmWait) { snd_pcm_wait(pcm, 100) }
-            if ready == 0 {
-                idle += 100
-                if idle >= ALSAMicrophone.timeout {
-                    return DeviceError.stopped(device: "microphone \(displayName)", reason: "sent no audio for \(CaptureTiming.stallTimeout.wholeSeconds) s")
-                }
-                continue
-            }
+            let ready: Int
+            do {
+                guard let result = try waitForPeriod(idle: &idle) else { continue }
+                ready = result
+            } catch { return error }
             if ready < 0 {
                 release(dating.release())
                 nextCaptureTime = nil
                 if let error = recover(Int32(ready)) { return error }
             }
             let buffer = FrameBuffer(count: periodFrames * format.bytesPerFrame)
-            let read = systemCallNegativeErrno(.pcmRead) { snd_pcm_readi(pcm, buffer.bytes, snd_pcm_uframes_t(periodFrames)) }
+            let read = systemCallNegativeErrno(.pcmRead) { snd_pcm_readi(handle.pcm, buffer.bytes, snd_pcm_uframes_t(periodFrames)) }
             if read == -Int(EAGAIN) { continue }
             if read < 0 {
                 release(dating.release())
@@ -196,42 +215,74 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
             }
             guard read > 0 else { continue }
             idle = 0
-            var avail: snd_pcm_uframes_t = 0
-            var stamp = timespec()
             let now = MonotonicClock.now()
-            let lasting = format.nanoseconds(ofFrames: Int64(read))
-            let captured: Int64
-            var delay: snd_pcm_sframes_t = 0
-            let delayKnown = throughServer && systemCallNegativeErrno(.pcmDelay, { snd_pcm_delay(pcm, &delay) }) == 0 && delay >= 0
+            let delay = throughServer ? serverDelay() : nil
             if tracesPeriods, traced < ALSAMicrophone.tracedPeriods {
                 traced += 1
-                let line = "vidrec: sound trace: period \(traced): \(read) frames read at \(now) ns, snd_pcm_delay \(delayKnown ? String(delay) : "unknown")\n"
-                FileHandle.standardError.write(Data(line.utf8))
+                trace(period: traced, frames: Int(read), now: now, delay: delay)
             }
             if throughServer, !dating.isSettled {
                 held.append((buffer, Int(read)))
-                release(dating.add(frames: Int(read), now: now, delay: delayKnown ? Int(delay) : nil))
+                release(dating.add(frames: Int(read), now: now, delay: delay))
                 continue
             }
-            if delayKnown {
-                // The newest frame read is `delay` frames old now.
-                captured = now - format.nanoseconds(ofFrames: Int64(delay) + Int64(read))
-            } else if systemCallNegativeErrno(.pcmTimestamp, { snd_pcm_htimestamp(pcm, &avail, &stamp) }) == 0, stamp.tv_sec > 0 {
-                let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
-                // At `at`, `avail` frames were waiting after the ones just read.
-                captured = at - format.nanoseconds(ofFrames: Int64(avail) + Int64(read))
-            } else if let next = nextCaptureTime {
-                // No timestamp: the device overran (or the process was stopped) after
-                // the read, so `now` and the waiting frames say nothing of when these
-                // were captured; they follow the last chunk.
-                captured = next
-            } else {
-                captured = now - lasting
-            }
-            nextCaptureTime = captured + lasting
+            let captured = captureTime(ofFramesRead: Int(read), now: now, delay: delay, following: nextCaptureTime)
+            nextCaptureTime = captured + format.nanoseconds(ofFrames: Int64(read))
             queue.push(.audio(AudioChunk(format: format, buffer: buffer, frameCount: Int(read), captureTime: captured)))
         }
         return nil
+    }
+
+    /// Waits up to 100 ms for a period (`snd_pcm_wait`): its result (negative: the
+    /// stream broke), or `nil` when none came; `idle` counts the milliseconds waited in
+    /// vain since the last read. Throws once the microphone has sent nothing for the
+    /// stall timeout.
+    private func waitForPeriod(idle: inout Int32) throws -> Int? {
+        let ready = systemCallNegativeErrno(.pcmWait) { snd_pcm_wait(handle.pcm, 100) }
+        guard ready == 0 else { return Int(ready) }
+        idle += 100
+        guard idle < ALSAMicrophone.timeout else {
+            throw DeviceError.stopped(device: "microphone \(displayName)", reason: "sent no audio for \(CaptureTiming.stallTimeout.wholeSeconds) s")
+        }
+        return nil
+    }
+
+    /// How many frames old, behind a sound server, the newest frame read is now
+    /// (`snd_pcm_delay`); `nil` when the plug-in cannot say.
+    private func serverDelay() -> Int? {
+        var delay: snd_pcm_sframes_t = 0
+        guard systemCallNegativeErrno(.pcmDelay, { snd_pcm_delay(handle.pcm, &delay) }) == 0, delay >= 0 else { return nil }
+        return Int(delay)
+    }
+
+    /// When the first of the `frames` just read at `now` was captured: from a sound
+    /// server's `delay`, else from the driver's timestamp, else right after the chunk
+    /// before (`following`), else `now` less their length.
+    private func captureTime(ofFramesRead frames: Int, now: Int64, delay: Int?, following next: Int64?) -> Int64 {
+        if let delay {
+            // The newest frame read is `delay` frames old now.
+            return now - audioFormat.nanoseconds(ofFrames: Int64(delay) + Int64(frames))
+        }
+        var avail: snd_pcm_uframes_t = 0
+        var stamp = timespec()
+        if systemCallNegativeErrno(.pcmTimestamp, { snd_pcm_htimestamp(handle.pcm, &avail, &stamp) }) == 0, stamp.tv_sec > 0 {
+            let at = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
+            // At `at`, `avail` frames were waiting after the ones just read.
+            return at - audioFormat.nanoseconds(ofFrames: Int64(avail) + Int64(frames))
+        }
+        if let next {
+            // No timestamp: the device overran (or the process was stopped) after the
+            // read, so `now` and the waiting frames say nothing of when these were
+            // captured; they follow the last chunk.
+            return next
+        }
+        return now - audioFormat.nanoseconds(ofFrames: Int64(frames))
+    }
+
+    /// Writes one period's line of the sound trace (`VIDREC_SOUND_TRACE=1`) to stderr.
+    private func trace(period: Int, frames: Int, now: Int64, delay: Int?) {
+        let line = "vidrec: sound trace: period \(period): \(frames) frames read at \(now) ns, snd_pcm_delay \(delay.map(String.init) ?? "unknown")\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 
     /// Recovers from an overrun or a suspend; returns the error that cannot be recovered.

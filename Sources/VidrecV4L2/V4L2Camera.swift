@@ -228,75 +228,99 @@ public final class V4L2Camera: CompressedVideoSource {
     /// streaming started); returns the error that ended capture, if any.
     private func captureLoop(_ queue: CaptureQueue, since: Int64) -> (any Error)? {
         let frameBytes = videoFormat.pixelFormat.isCompressed ? nil : minimumFrameBytes()
-        while worker.isRunning {
-            // Wake at least every 100 ms to notice stop(); give up after frameTimeout.
-            var waited: Int32 = 0
-            var ready = false
-            var revents: Int16 = 0
-            while worker.isRunning, waited < V4L2Camera.frameTimeout {
-                do {
-                    revents = try FileDescriptor(rawValue: device.fd).poll(Int16(POLLIN), orWake: worker.wake,
-                                                                           milliseconds: CaptureTiming.wakeInterval.milliseconds, device.path)
-                } catch {
-                    return error
-                }
-                if revents != 0 { ready = true; break }
-                waited += CaptureTiming.wakeInterval.milliseconds
+        do {
+            while try waitForFrame() {
+                guard let buffer = try dequeue() else { continue }
+                try deliver(buffer, since: since, frameBytes: frameBytes, into: queue)
+                try requeue(buffer.index)
             }
-            guard worker.isRunning else { return nil }
-            guard ready else {
-                return DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(CaptureTiming.stallTimeout.wholeSeconds) s")
-            }
-            if revents & Int16(POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
-                return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
-            }
-            // POLLERR alone: the dequeue below tells what (EIO: the driver ended the stream).
-            var buffer = v4l2_buffer()
-            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            buffer.memory = V4L2_MEMORY_MMAP.rawValue
-            let dequeued = device.attempt(CV4L2_VIDIOC_DQBUF, &buffer)
-            if dequeued == EAGAIN { continue }
-            if dequeued == ENODEV {
-                return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
-            }
-            if dequeued == EIO {
-                return DeviceError.stopped(device: "camera \(device.path)",
-                                           reason: "ended its stream with an error (VIDIOC_DQBUF: \(SystemError.describe(EIO)))")
-            }
-            if dequeued != 0 { return SystemError("VIDIOC_DQBUF", device.path, errno: dequeued) }
-            let now = MonotonicClock.now()
-            let monotonic = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
-            let stamp = Int64(buffer.timestamp.tv_sec) * 1_000_000_000 + Int64(buffer.timestamp.tv_usec) * 1_000
-            let captureTime = monotonic && stamp > 0 ? stamp : now
-            let used = Int(buffer.bytesused)
-            let stale = monotonic && stamp > 0 && stamp < since
-            let corrupt = stale || buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
-            let mapped = buffers[Int(buffer.index)]
-            var verdict = KeyframeGate.Verdict.deliver(byteCount: min(used, mapped.length), isKeyframe: true)
-            if !corrupt, videoFormat.pixelFormat.isCompressed {
-                verdict = gate.admit(mapped.start, byteCount: min(used, mapped.length))
-            }
-            if case .refuse(let reason) = verdict {
-                return DeviceError.stopped(device: "camera \(device.path)", reason: reason)
-            }
-            if !corrupt, case .deliver(let byteCount, let isKeyframe) = verdict {
-                let copy = pool.buffer(copying: mapped.start, count: byteCount)
-                queue.push(.video(VideoFrame(
-                    pixelFormat: videoFormat.pixelFormat, width: videoFormat.width, height: videoFormat.height,
-                    buffer: copy, byteCount: copy.count, strides: strides, captureTime: captureTime,
-                    sequence: UInt64(buffer.sequence), isKeyframe: isKeyframe)))
-            }
-            var requeue = v4l2_buffer()
-            requeue.index = buffer.index
-            requeue.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            requeue.memory = V4L2_MEMORY_MMAP.rawValue
-            let queued = device.attempt(CV4L2_VIDIOC_QBUF, &requeue)
-            if queued == ENODEV {
-                return DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
-            }
-            if queued != 0 { return SystemError("VIDIOC_QBUF", device.path, errno: queued) }
+        } catch {
+            return error
         }
         return nil
+    }
+
+    /// Waits for a frame, waking at least every 100 ms to notice ``stop()``: `true` when
+    /// one is ready (or the device reports an error the dequeue will tell), `false` once
+    /// stopped. Throws when none came for ``frameTimeout`` or the device hung up.
+    private func waitForFrame() throws -> Bool {
+        var waited: Int32 = 0
+        var revents: Int16 = 0
+        while worker.isRunning, waited < V4L2Camera.frameTimeout {
+            revents = try FileDescriptor(rawValue: device.fd).poll(Int16(POLLIN), orWake: worker.wake,
+                                                                   milliseconds: CaptureTiming.wakeInterval.milliseconds, device.path)
+            if revents != 0 { break }
+            waited += CaptureTiming.wakeInterval.milliseconds
+        }
+        guard worker.isRunning else { return false }
+        guard revents != 0 else {
+            throw DeviceError.stopped(device: "camera \(device.path)", reason: "sent no frame for \(CaptureTiming.stallTimeout.wholeSeconds) s")
+        }
+        if revents & Int16(POLLHUP | POLLNVAL) != 0 && revents & Int16(POLLIN) == 0 {
+            throw DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
+        }
+        // POLLERR alone: the dequeue tells what (EIO: the driver ended the stream).
+        return true
+    }
+
+    /// The next filled buffer (`VIDIOC_DQBUF`); `nil` when none is ready after all.
+    /// Throws when the device went (ENODEV), ended its stream (EIO) or failed.
+    private func dequeue() throws -> v4l2_buffer? {
+        var buffer = v4l2_buffer()
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        let dequeued = device.attempt(CV4L2_VIDIOC_DQBUF, &buffer)
+        switch dequeued {
+        case 0: return buffer
+        case EAGAIN: return nil
+        case ENODEV:
+            throw DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
+        case EIO:
+            throw DeviceError.stopped(device: "camera \(device.path)",
+                                      reason: "ended its stream with an error (VIDIOC_DQBUF: \(SystemError.describe(EIO)))")
+        default: throw SystemError("VIDIOC_DQBUF", device.path, errno: dequeued)
+        }
+    }
+
+    /// Copies `buffer`'s frame into `queue`, dated by its monotonic timestamp (or now),
+    /// unless it is stale (stamped before `since`), flagged bad, empty, shorter than
+    /// `frameBytes`, or held back by the keyframe gate. Throws when the gate refuses the
+    /// stream.
+    private func deliver(_ buffer: v4l2_buffer, since: Int64, frameBytes: Int?, into queue: CaptureQueue) throws {
+        let now = MonotonicClock.now()
+        let monotonic = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+        let stamp = Int64(buffer.timestamp.tv_sec) * 1_000_000_000 + Int64(buffer.timestamp.tv_usec) * 1_000
+        let captureTime = monotonic && stamp > 0 ? stamp : now
+        let used = Int(buffer.bytesused)
+        let stale = monotonic && stamp > 0 && stamp < since
+        let corrupt = stale || buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || used == 0 || (frameBytes.map { used < $0 } ?? false)
+        let mapped = buffers[Int(buffer.index)]
+        var verdict = KeyframeGate.Verdict.deliver(byteCount: min(used, mapped.length), isKeyframe: true)
+        if !corrupt, videoFormat.pixelFormat.isCompressed {
+            verdict = gate.admit(mapped.start, byteCount: min(used, mapped.length))
+        }
+        if case .refuse(let reason) = verdict {
+            throw DeviceError.stopped(device: "camera \(device.path)", reason: reason)
+        }
+        guard !corrupt, case .deliver(let byteCount, let isKeyframe) = verdict else { return }
+        let copy = pool.buffer(copying: mapped.start, count: byteCount)
+        queue.push(.video(VideoFrame(
+            pixelFormat: videoFormat.pixelFormat, width: videoFormat.width, height: videoFormat.height,
+            buffer: copy, byteCount: copy.count, strides: strides, captureTime: captureTime,
+            sequence: UInt64(buffer.sequence), isKeyframe: isKeyframe)))
+    }
+
+    /// Gives buffer `index` back to the driver (`VIDIOC_QBUF`).
+    private func requeue(_ index: UInt32) throws {
+        var requeue = v4l2_buffer()
+        requeue.index = index
+        requeue.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        requeue.memory = V4L2_MEMORY_MMAP.rawValue
+        let queued = device.attempt(CV4L2_VIDIOC_QBUF, &requeue)
+        if queued == ENODEV {
+            throw DeviceError.stopped(device: "camera \(device.path)", reason: "disappeared (it was unplugged or its driver stopped)")
+        }
+        if queued != 0 { throw SystemError("VIDIOC_QBUF", device.path, errno: queued) }
     }
 
     /// Bytes a whole raw frame takes; shorter buffers are torn and skipped.
