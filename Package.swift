@@ -18,10 +18,13 @@
 //   VidrecTestSources  the built-in test camera and test microphone
 //   VidrecV4L2/ALSA    the real camera and microphone
 //   VidrecHTTP         an HTTP server on libmicrohttpd (the browser viewfinder's)
-//   VidrecCore         the recording and save use cases (Recorder, AlbumSaver), presets, the
-//                      duration limiter, the capture session, the store and album
-//   VidrecCLI          the strict command-line parser, the commands (parse, call the core,
-//                      render) and SystemDevices, the real devices behind the core's port
+//   VidrecCore         the use cases, a folder per area: Recorder, Session (the capture
+//                      session and its timeline), Store, Album, Presets, Features, Uploads,
+//                      Schedules, Files, Support
+//   VidrecCLI          the strict command-line parser (Parsing), the subcommands (Commands:
+//                      parse, call the core, render), what start is made of (Start), the
+//                      real things behind the core's ports (Adapters), Controls, Hooks,
+//                      Serve, Uploads, Terminal, Errors, Runtime, Manual, Completion
 //   vidrec             main.swift
 import PackageDescription
 
