@@ -6,7 +6,7 @@
 //   C*                 system libraries (FFmpeg, ALSA, libv4l2, libjpeg-turbo's TurboJPEG,
 //                      libmicrohttpd) and shims for what Swift cannot import (libavfilter,
 //                      used only by the contact sheet, is loaded when first used); the
-//                      VERSION file, embedded
+//                      VERSION file and the page serve shows, embedded
 //   VidrecSystem       the system-call seam: file descriptors, syscalls with their errors
 //                      and debug-only fault injection, exit codes, named threads, clocks
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "CVidrecPixels"),
         // The VERSION file, embedded: the one place the version is written.
         .target(name: "CVidrecVersion"),
+        // The page vidrec serve shows (page/: its HTML, CSS and JavaScript), embedded.
+        .target(name: "CVidrecPage", exclude: ["page"]),
         // libavfilter's headers, and the library loaded with dlopen on first use.
         .target(name: "CFFmpegFilters", dependencies: ["CFFmpeg"]),
         // GNU libmicrohttpd (libmicrohttpd-dev), with shims for its variadic start call.
@@ -75,7 +77,7 @@ let package = Package(
         .target(name: "VidrecHTTP", dependencies: ["VidrecSystem", "CHTTPServer"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "VidrecHTTP", "CVidrecVersion"]
+            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "VidrecHTTP", "CVidrecVersion", "CVidrecPage"]
         ),
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
 
