@@ -20,30 +20,12 @@ struct StartCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let log = try options.logPath.map { try LogFile(path: ($0 as NSString).expandingTildeInPath) }
-        // With --quiet, only failures reach stderr (cron mails what a job prints);
-        // the log gets everything.
-        var logged = context
-        let quiet = options.quiet
-        logged.err = { text in
-            if !quiet { context.err(text) }
-            log?.write(text)
-        }
-        // Standard output carries only the saved path; the log says it too.
-        logged.out = { text in
-            if !quiet { context.out(text) }
-            log?.write("vidrec: saved to \(text)")
-        }
-        let failure: @Sendable (String) -> Void = { text in
-            context.err(text)
-            log?.write(text)
-        }
+        let log = try StartLog(context, path: options.logPath, quiet: options.quiet)
+        let failure = log.failure
         // The features' parts that outlive the recording (the upload queue), once made.
         let after = FollowUps()
         do {
-            // The live status line goes to the terminal only, never to the log.
-            let code = try record(logged, failure: failure, terminal: options.quiet || !context.errIsTerminal ? nil : context.err,
-                                  after: after)
+            let code = try record(log.context, failure: failure, terminal: log.terminal, after: after)
             let lines = after.all.compactMap { $0.finish() }
             // Not silent under cron: the files are safe, but they are not where they
             // were asked to go.
@@ -53,7 +35,7 @@ struct StartCommand: VidrecCommand {
             let (message, code) = RuntimeFailure.classify(error)
             after.happened(.failed(reason: message, exitCode: code.rawValue))
             for part in after.all { part.abandon() }
-            log?.write("Error: \(message)")
+            log.error(message)
             throw error
         }
     }
