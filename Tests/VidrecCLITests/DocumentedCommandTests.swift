@@ -192,3 +192,60 @@ import Testing
         #expect(ran >= 8, "documented recordings run: \(ran)")
     }
 }
+
+/// The docs hold together: the README stays a user's page of at most 400 lines (the
+/// how-tos live in the GUIDE), and every relative link in the README and `docs/` leads
+/// to a file that exists and, with an anchor, to a heading in it.
+@Suite struct DocumentationLinkTests {
+    static let repository = DocumentedCommandTests.repository
+
+    /// The anchor GitHub makes of a heading: lower case, punctuation left out, spaces
+    /// as hyphens.
+    static func anchor(_ heading: String) -> String {
+        String(heading.lowercased().compactMap { character -> Character? in
+            if character == " " { return "-" }
+            return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
+        })
+    }
+
+    static func anchors(inMarkdown text: String) -> Set<String> {
+        var inFence = false
+        var found: Set<String> = []
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inFence.toggle(); continue }
+            guard !inFence, line.hasPrefix("#") else { continue }
+            found.insert(anchor(String(line.drop { $0 == "#" }).trimmingCharacters(in: .whitespaces)))
+        }
+        return found
+    }
+
+    @Test func theREADMEIsAtMost400Lines() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n").count - (readme.hasSuffix("\n") ? 1 : 0)
+        #expect(lines <= 400, "README.md has \(lines) lines: move how-tos to docs/GUIDE.md")
+    }
+
+    @Test func everyRelativeLinkInTheDocsLeadsToAFileAndHeading() throws {
+        let documents = ["README.md"] + (try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("docs").path))
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        let link = try NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
+        var checked = 0
+        for document in documents {
+            let url = Self.repository.appendingPathComponent(document)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for match in link.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let target = (text as NSString).substring(with: match.range(at: 1))
+                guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let file = parts[0].isEmpty ? url : url.deletingLastPathComponent().appendingPathComponent(parts[0])
+                #expect(FileManager.default.fileExists(atPath: file.path), "\(document): \(target): no such file")
+                if parts.count == 2, file.pathExtension == "md", let linked = try? String(contentsOf: file, encoding: .utf8) {
+                    #expect(Self.anchors(inMarkdown: linked).contains(parts[1]), "\(document): \(target): no such heading")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 20, "links checked: \(checked)")
+        #expect(Self.anchor("scripts/benchmark-webcam: USB webcams, compressed streams") == "scriptsbenchmark-webcam-usb-webcams-compressed-streams")
+    }
+}
