@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
 
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecSystem", "VidrecMedia"]),
-        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
+        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecSystem", "VidrecMedia", "VidrecFFmpeg"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecSystem", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
         .testTarget(name: "VidrecHTTPTests", dependencies: ["VidrecHTTP", "VidrecSystem", "CSystemShims"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecSystem", "VidrecMedia", "VidrecFFmpeg", "CSystemShims"]),

@@ -57,10 +57,14 @@ final class DecoderPool: @unchecked Sendable {
     private var stopping = false
     private var threads: [NamedThread] = []
 
+    /// How many frames more than it has threads the pool takes before the encoder's
+    /// thread waits for one back.
+    static let framesBeyondThreads = 1
+
     /// Starts `threads` decode threads.
     init(threads count: Int) {
         precondition(count > 0)
-        depth = count + 1
+        depth = count + DecoderPool.framesBeyondThreads
         threads = (0..<count).map { index in
             NamedThread(name: "vidrec.decode\(count > 1 ? String(index) : "")") { [self] in decodeUntilStopped() }
         }

@@ -79,12 +79,14 @@ public final class CaptureQueue: @unchecked Sendable {
 
     /// The most memory the frames waiting in a sized queue may take.
     public static let videoBytes = 64 << 20
+    /// How many seconds of frames a sized queue holds (at most ``videoBytes``).
+    public static let videoSeconds = 1
 
     /// A queue for frames of `format`: a second of them, at most ``videoBytes``, at least
     /// 8. The camera starts before the encoder has opened (which takes a few hundred
     /// milliseconds on a slow machine), and its first frames wait here meanwhile.
     public static func sized(for format: VideoFormat) -> CaptureQueue {
-        CaptureQueue(videoCapacity: max(8, format.frameCount(seconds: 1, within: videoBytes)))
+        CaptureQueue(videoCapacity: max(8, format.frameCount(seconds: videoSeconds, within: videoBytes)))
     }
 
     /// Video frames waiting to be taken.

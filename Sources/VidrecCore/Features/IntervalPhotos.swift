@@ -54,10 +54,14 @@ public final class IntervalPhotos: RecordingFeature, CaptureOutput {
         state = Mutex(State(encoder: encoder))
     }
 
+    /// How many frames wait for the photos' thread; newer ones are dropped meanwhile, so
+    /// a slow disk costs photos, never a frame of the movie.
+    public static let queueFrames = 2
+
     public func attach(to recording: FeatureContext) throws -> [OutputConnection] {
         guard recording.hasPicture else { throw RecorderError.needsPicture("--snap-every") }
         state.withLock { $0.recording = recording }
-        return [OutputConnection(output: self, policy: OutputPolicy(videoCapacity: 2, isEssential: false),
+        return [OutputConnection(output: self, policy: OutputPolicy(videoCapacity: IntervalPhotos.queueFrames, isEssential: false),
                                  threadName: "vidrec.interval")]
     }
 

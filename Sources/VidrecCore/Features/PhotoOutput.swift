@@ -127,6 +127,9 @@ public final class PhotoOutput: CaptureOutput, RecordingFeature, @unchecked Send
 
     public func appendAudio(_ chunk: AudioChunk) throws {}
 
+    /// How many frames wait for the photo's thread; newer ones are dropped meanwhile.
+    public static let queueFrames = 2
+
     public func attach(to recording: FeatureContext) throws -> [OutputConnection] {
         condition.lock()
         attached = true
@@ -134,7 +137,8 @@ public final class PhotoOutput: CaptureOutput, RecordingFeature, @unchecked Send
         condition.unlock()
         // A sound recording has nothing to take a photo of: `snap` is told so.
         guard recording.hasPicture else { return [] }
-        return [OutputConnection(output: self, policy: OutputPolicy(videoCapacity: 2, isEssential: false), threadName: "vidrec.photo")]
+        return [OutputConnection(output: self, policy: OutputPolicy(videoCapacity: PhotoOutput.queueFrames, isEssential: false),
+                                 threadName: "vidrec.photo")]
     }
 
     public func recordingEnded(_ outcome: RecordingOutcome) -> [String] { [] }

@@ -41,8 +41,8 @@ struct SessionLoop {
     var held: [VideoFrame] = []
     var heldArrival: Int64 = 0
     var sentIndex: Int64 = -1
-    /// Frames are held at most this long after the newest arrived (two frame periods):
-    /// a camera that goes quiet does not keep its last frames from the outputs.
+    /// Frames are held at most this long after the newest arrived
+    /// (``Timeline/holdRelease`` frame periods).
     let holdLimit: Int64
     var lastSpaceCheck: Int64 = 0
     var lastProgress: Int64
@@ -74,7 +74,7 @@ struct SessionLoop {
         timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate, limit: limit, start: now,
                             correctsDrift: stretcher != nil)
         lastProgress = now
-        holdLimit = (Rational(2) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded
+        holdLimit = (Rational(Timeline.holdRelease) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded
     }
 
     mutating func send(_ frame: VideoFrame, at slot: Int64) {

@@ -311,6 +311,11 @@ public struct Timeline: Sendable {
     /// frames) it adds before the outputs see a frame.
     public static let holdDepth: Int64 = 4
 
+    /// How many frame periods after the newest frame arrived the held frames are
+    /// released at the latest: a camera that goes quiet does not keep its last frames
+    /// from the outputs.
+    public static let holdRelease: Int64 = 2
+
     /// The newest empty slot among the held frames (or just before the oldest), when
     /// every held frame after it may move back a slot: none would then show more than
     /// ``holdDepth`` frames before its timestamp.
