@@ -142,16 +142,17 @@ final class VideoStreamEncoder: StreamEncoder {
     ///
     /// - A small picture (up to ``lowDelayPixelRate``): x264 has ample headroom, so
     ///   it splits each frame into slices across the cores instead of encoding several
-    ///   frames at once, with a lookahead of a tenth of a second: at `low` (15 fps) it
-    ///   holds 4 frames instead of 6 on two cores (more on more cores), and a kill -9
-    ///   lost 0.47 s instead of 0.63 s, for 2 % more bytes.
-    /// - Larger pictures keep frame threads (faster than slices at 720p on two cores,
-    ///   where the VM benchmark dropped frames without them) with a lookahead of a sixth
-    ///   of a second and a threaded-lookahead buffer of two frames: at `medium` and
-    ///   `high` (30 fps) a kill -9 lost 0.40 s instead of 0.67–0.71 s, for the same CPU
-    ///   time and bytes (scripts/benchmark-finish --crash-only). The frame threads are
-    ///   capped (``frameThreads(processors:frameRate:lookahead:)``) so that a machine
-    ///   with many cores does not hold more.
+    ///   frames at once, with a lookahead of a tenth of a second: it holds fewer frames,
+    ///   so a `kill -9` loses less, for a few per cent more bytes.
+    /// - Larger pictures keep frame threads (slices do not keep 720p in real time on
+    ///   two cores) with a lookahead of a sixth of a second and a threaded-lookahead
+    ///   buffer of two frames: a `kill -9` loses less than with x264's defaults, for the
+    ///   same CPU time and bytes. The frame threads are capped
+    ///   (``frameThreads(processors:frameRate:lookahead:)``) so that a machine with many
+    ///   cores does not hold more.
+    ///
+    /// What a crash loses at each preset, measured: docs/PERFORMANCE.md
+    /// (`scripts/benchmark-finish --crash-only`).
     private static func applyLowLatency(_ cc: UnsafeMutablePointer<AVCodecContext>,
                                         _ settings: VideoEncoding) throws(FFmpegError) {
         let codec = settings.codec
@@ -185,7 +186,7 @@ final class VideoStreamEncoder: StreamEncoder {
     /// `lookahead`) + ``syncLookahead`` + one frame a thread (measured through FFmpeg):
     /// on 8 processors x264 would start 12 and hold 19 frames at 30 fps (0.63 s);
     /// capped, it starts 3 and holds 10 (0.33 s), as on two. Never fewer than the 3
-    /// that two processors start, which keep 720p in real time in the benchmark VM; at
+    /// that two processors start, which keep 720p in real time on two cores; at
     /// 60 fps the cap is 9. Three frame threads still encode 1080p at veryfast faster
     /// than real time on a current processor; the rest of the cores stay free.
     ///
@@ -321,8 +322,8 @@ final class VideoStreamEncoder: StreamEncoder {
     /// scaler over every pixel: its luma plane by reference (the range is kept, see
     /// ``isFullRange``), and its chroma by reference for a 4:2:0 JPEG or halved
     /// vertically (each pair of rows averaged) for a 4:2:2 one (UVC cameras send 4:2:2).
-    /// At 1920x1080 this costs a fraction of a millisecond, where converting the whole
-    /// picture with libswscale took 6 ms (scripts/benchmark-webcam).
+    /// This costs a fraction of what converting the whole picture with libswscale costs
+    /// (measured: docs/PERFORMANCE.md, `scripts/benchmark-webcam`).
     ///
     /// - Returns: the frame to send, valid until the next call; `nil` for a JPEG in
     ///   another layout (4:4:4, greyscale), which takes the scaler's way.

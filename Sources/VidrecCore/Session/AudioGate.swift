@@ -7,7 +7,7 @@ import VidrecMedia
 /// Without it, audio overtakes video whenever frames wait in the capture queue or are
 /// dropped there because encoding fell behind: the audio between two surviving frames
 /// is written at once, and a stop at that moment leaves the audio longer than the video
-/// by the whole backlog (287 ms was seen on a busy machine).
+/// by the whole backlog.
 ///
 /// Positions are audio frames (samples per channel) from t = 0, at the source's rate.
 /// What is held is bounded by the session's stall timeout: a camera that sends nothing

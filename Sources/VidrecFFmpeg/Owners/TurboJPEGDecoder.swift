@@ -4,8 +4,8 @@ import VidrecMedia
 
 /// libjpeg-turbo's decoder (the TurboJPEG API), for the JPEGs webcams send: YCbCr at
 /// 4:2:2 or 4:2:0, decoded straight into the planes of an `AVFrame` (`yuvj422p`,
-/// `yuvj420p`). It takes about two thirds of the time libavcodec's `mjpeg` decoder
-/// takes for the same frame (scripts/benchmark-webcam), and, like it, decodes frames
+/// `yuvj420p`). It is faster than libavcodec's `mjpeg` decoder on the same frames
+/// (measured: docs/PERFORMANCE.md, `scripts/benchmark-webcam`), and, like it, decodes frames
 /// without Huffman tables with the standard ones (UVC cameras leave them out).
 ///
 /// Owns its handle. The corresponding C functions are `tjInitDecompress` and `tjDestroy`.
