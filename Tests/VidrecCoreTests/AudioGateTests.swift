@@ -16,7 +16,7 @@ import VidrecMedia
 
     /// Feeds the session's way: timeline, then gate, then release up to the video's end.
     struct Feed {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: AudioGateTests.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: AudioGateTests.start)
         var gate = AudioGate()
         var written: Int64 = 0
         var videoFrames: Int64 = 0

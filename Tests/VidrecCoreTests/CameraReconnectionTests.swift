@@ -21,7 +21,7 @@ import VidrecSystem
         let microphone = ScriptedMicrophone(start: start, seconds: 5)
         camera.follow(microphone)
         return CaptureSession(video: camera, audio: microphone, frameRate: CaptureSessionTests.rate,
-                              limits: RecordingLimits(duration: DurationLimit(parsing: "3")),
+                              limits: RecordingLimits(maxDuration: DurationLimit(parsing: "3")),
                               queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000), reconnection: reconnection)
     }
 
@@ -32,7 +32,7 @@ import VidrecSystem
                                    paced: true, realTime: true)
         let reconnection = CameraReconnection(window: window, retryInterval: Rational(1, 100)) { throw NotThere() }
         return CaptureSession(video: first, audio: ScriptedMicrophone(startingNow: 5), frameRate: CaptureSessionTests.rate,
-                              limits: RecordingLimits(duration: DurationLimit(parsing: "3")),
+                              limits: RecordingLimits(maxDuration: DurationLimit(parsing: "3")),
                               queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000), reconnection: reconnection)
     }
 

@@ -13,9 +13,9 @@ import VidrecMedia
 
     /// A session over `camera` and, optionally, 5 s of scripted audio, with a capture
     /// queue large enough to take the whole script.
-    func session(_ camera: ScriptedCamera, audio: Bool = true, limit: Double? = nil) -> CaptureSession {
+    func session(_ camera: ScriptedCamera, audio: Bool = true, maxDuration: Double? = nil) -> CaptureSession {
         CaptureSession(video: camera, audio: audio ? microphone(following: camera, seconds: 5) : nil,
-                       frameRate: Self.rate, limits: RecordingLimits(duration: limit.flatMap { DurationLimit(parsing: "\($0)") }),
+                       frameRate: Self.rate, limits: RecordingLimits(maxDuration: maxDuration.flatMap { DurationLimit(parsing: "\($0)") }),
                        queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000))
     }
 
@@ -30,7 +30,7 @@ import VidrecMedia
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
         let movie = RecordingOutput("movie")
         let live = RecordingOutput("live")
-        let outcome = try session(camera, limit: 3).run(outputs: [
+        let outcome = try session(camera, maxDuration: 3).run(outputs: [
             OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200)),
             OutputConnection(output: live, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
         ])
@@ -52,7 +52,7 @@ import VidrecMedia
         // finished, that is, after the whole recording has gone past it.
         let other = RecordingOutput("other", onFinish: { stalled.releaseStall() })
         let capacity = 4
-        let outcome = try session(camera, limit: 3).run(outputs: [
+        let outcome = try session(camera, maxDuration: 3).run(outputs: [
             OutputConnection(output: stalled, policy: OutputPolicy(videoCapacity: capacity)),
             OutputConnection(output: other, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
         ])
@@ -126,7 +126,7 @@ import VidrecMedia
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
         let movie = RecordingOutput("movie")
         let live = RecordingOutput("live stream", failAtFrame: 10)
-        let outcome = try session(camera, limit: 2).run(outputs: [
+        let outcome = try session(camera, maxDuration: 2).run(outputs: [
             OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200)),
             OutputConnection(output: live, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
         ])
@@ -141,7 +141,7 @@ import VidrecMedia
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<150))
         let stalled = RecordingOutput("stalled", waitsForRelease: true)
         let movie = RecordingOutput("movie", onFinish: { stalled.releaseStall() })
-        let outcome = try session(camera, limit: 4).run(outputs: [
+        let outcome = try session(camera, maxDuration: 4).run(outputs: [
             OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200)),
             OutputConnection(output: stalled, policy: OutputPolicy(videoCapacity: 200, audioBacklogSeconds: 1, isEssential: false)),
         ])
@@ -169,7 +169,7 @@ import VidrecMedia
         // The camera delivers slots 0…79, then skips to 95: slots 80…89 are empty.
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<80) + [95, 96])
         let movie = RecordingOutput("movie")
-        let outcome = try session(camera, limit: 3).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
+        let outcome = try session(camera, maxDuration: 3).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
         #expect(movie.indexes == Array(0..<90))
         #expect(outcome.videoFrames == 80 && outcome.droppedFrames == 10 && outcome.repeatedFrames == 10)
         #expect(movie.audioFrames == 3 * Self.audioPerSecond)
@@ -182,7 +182,7 @@ import VidrecMedia
         let movie = RecordingOutput("movie")
         let outcome = try CaptureSession(
             video: camera, audio: microphone(following: camera, seconds: 2), frameRate: Self.rate,
-            limits: RecordingLimits(duration: DurationLimit(parsing: "3")),
+            limits: RecordingLimits(maxDuration: DurationLimit(parsing: "3")),
             queue: CaptureQueue(videoCapacity: 10_000, audioCapacity: 10_000)
         ).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
         #expect(movie.indexes == Array(0..<90))
@@ -195,7 +195,7 @@ import VidrecMedia
     @Test func aMicrophoneThatCoversTheEndAddsNoClosingSilence() throws {
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<120))
         let movie = RecordingOutput("movie")
-        let outcome = try session(camera, limit: 3).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
+        let outcome = try session(camera, maxDuration: 3).run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))])
         #expect(outcome.closingSilence == 0 && movie.audioFrames == 3 * Self.audioPerSecond)
     }
 

@@ -39,7 +39,7 @@ import VidrecSystem
         let recorder = Recorder(store: store, devices: devices, outputs: devices,
                                 saver: AlbumSaver(store: store, manifest: manifest, finalizer: RenameOnly()),
                                 freeSpace: { _ in nil })
-        var request = RecordingRequest(preset: ScriptedDevices.preset(), duration: DurationLimit(parsing: "\(frames / 30)"),
+        var request = RecordingRequest(preset: ScriptedDevices.preset(), maxDuration: DurationLimit(parsing: "\(frames / 30)"),
                                        save: save, startTime: Self.start, pid: getpid())
         request.features = [feature]
         return try recorder.record(request)

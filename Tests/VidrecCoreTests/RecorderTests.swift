@@ -26,7 +26,7 @@ import VidrecSystem
     }
 
     func request(max seconds: String? = "2", save: SaveRequest? = nil, minFree: Int64? = nil) -> RecordingRequest {
-        RecordingRequest(preset: ScriptedDevices.preset(), duration: seconds.flatMap { DurationLimit(parsing: $0) },
+        RecordingRequest(preset: ScriptedDevices.preset(), maxDuration: seconds.flatMap { DurationLimit(parsing: $0) },
                          minFreeSpace: minFree, save: save, pid: getpid())
     }
 

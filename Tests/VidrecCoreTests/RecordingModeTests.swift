@@ -26,7 +26,7 @@ import VidrecMedia
     }
 
     func request(_ mode: RecordingMode, max seconds: String = "3", save: SaveRequest? = nil) -> RecordingRequest {
-        var request = RecordingRequest(preset: ScriptedDevices.preset(), duration: DurationLimit(parsing: seconds), save: save, pid: getpid())
+        var request = RecordingRequest(preset: ScriptedDevices.preset(), maxDuration: DurationLimit(parsing: seconds), save: save, pid: getpid())
         request.mode = mode
         return request
     }

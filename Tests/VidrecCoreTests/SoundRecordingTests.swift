@@ -26,7 +26,7 @@ import VidrecSystem
     }
 
     func request(max seconds: String, mode: RecordingMode = .singleFile, preset: Preset = ScriptedDevices.preset()) -> RecordingRequest {
-        var request = RecordingRequest(preset: preset, duration: DurationLimit(parsing: seconds), pid: getpid())
+        var request = RecordingRequest(preset: preset, maxDuration: DurationLimit(parsing: seconds), pid: getpid())
         request.mode = mode
         return request
     }

@@ -45,7 +45,7 @@ import VidrecMedia
     }
 
     @Test func maxDurationCutsAtExactlyRoundedFrameCount() {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, limit: DurationLimit(parsing: "3"), start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: DurationLimit(parsing: "3"), start: Self.start))
         for n in 0..<120 {
             let t = Self.start + Int64(n) * Self.second / 30
             feed.place(frame(at: t), number: n, arrival: t)
@@ -58,7 +58,7 @@ import VidrecMedia
     }
 
     @Test func droppedCameraFramesLeaveGapsSoTheMovieKeepsRealTime() {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: nil, start: Self.start))
         for n in [0, 1, 2, 5, 6, 9] {
             let t = Self.start + Int64(n) * Self.second / 30 + 1_000_000  // 1 ms of jitter
             feed.place(frame(at: t), number: n, arrival: t)
@@ -72,7 +72,7 @@ import VidrecMedia
     }
 
     @Test func timestampJitterDoesNotInventGapsButRealDropsStillShow() {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 30
         // Frame 1 arrives 60 % of a period late, frame 2 on time: no gap, no collision.
         // Frame 3 is lost; frame 4 is on time.
@@ -86,7 +86,7 @@ import VidrecMedia
 
     @Test func aFasterCameraNeverRunsAheadOfRealTime() {
         // 40 fps into a 30 fps movie: a quarter of the frames are surplus.
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: nil, start: Self.start))
         for n in 0..<400 {
             let t = Self.start + Int64(n) * Self.second / 40
             feed.place(frame(at: t), number: n, arrival: t)
@@ -102,7 +102,7 @@ import VidrecMedia
     }
 
     @Test func slotsSkippedJustBeforeTheLimitCountAsDropped() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: DurationLimit(parsing: "1"), start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: DurationLimit(parsing: "1"), start: Self.start)
         for n in Array(0..<28) + [31] {
             _ = timeline.place(frame(at: Self.start + Int64(n) * Self.second / 30), arrival: Self.start)
         }
@@ -113,7 +113,7 @@ import VidrecMedia
     }
 
     @Test func sequenceNumberJumpsAreCountedAsFramesTheDeviceSkipped() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: nil, start: Self.start)
         for (n, sequence) in [(0, 100), (1, 101), (4, 104), (5, 105)] {
             _ = timeline.place(frame(at: Self.start + Int64(n) * Self.second / 30, sequence: UInt64(sequence)), arrival: Self.start)
         }
@@ -127,7 +127,7 @@ import VidrecMedia
     /// leave a false gap. Its frames are placed from where its first frame landed.
     @Test(arguments: [Int64(6), 4, -3])
     func aSwitchedCameraOffTheSlotGridLeavesNoFalseGapButARealOneShows(phaseTenths: Int64) {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 30
         for n in 0..<10 {
             let t = Self.start + Int64(n) * period
@@ -149,7 +149,7 @@ import VidrecMedia
     }
 
     @Test func framesLandingInATakenSlotAreNotWrittenTwice() {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: nil, start: Self.start))
         for (n, time) in [Self.start, Self.start + Self.second / 100, Self.start + Self.second / 30].enumerated() {
             feed.place(frame(at: time), number: n, arrival: time)
         }
@@ -163,7 +163,7 @@ import VidrecMedia
     /// buffer when it is written; a loaded machine writes unevenly): the late frame
     /// moves back into the hole it left, and no frame is lost.
     @Test func aLateFrameMovesBackIntoItsHoleWhenTheNextComesOnTime() {
-        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 15
         let positions: [Double] = [0, 1, 2.8, 3.0, 4.1, 5.85, 6.0, 7, 8, 9.9, 10.2, 11]
         for (n, position) in positions.enumerated() {
@@ -178,7 +178,7 @@ import VidrecMedia
     /// A feeder that stalls for two frames and then writes three at once: every frame
     /// of the burst finds a slot, the late ones moved back into the holes.
     @Test func aBurstAfterAStallFillsTheHolesItLeft() {
-        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 15
         let positions: [Double] = [0, 1, 2, 3, 6.1, 6.15, 6.2, 7, 8, 9, 12.05, 12.1, 12.12, 13]
         for (n, position) in positions.enumerated() {
@@ -194,7 +194,7 @@ import VidrecMedia
     /// half a frame early: with jitter, half of them would round into the slot before,
     /// already taken. Early frames take the next free slot instead.
     @Test func aLateFirstFrameDoesNotMakeTheRestCollide() {
-        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 15
         for n in 0..<60 {
             let position = n == 0 ? 0 : Double(n) - 0.5 + (n % 2 == 0 ? 0.08 : -0.08)
@@ -211,7 +211,7 @@ import VidrecMedia
     /// in the same places lose the one that collides.
     @Test(arguments: [(PixelFormat.h264, Int64(0)), (.yuyv, 1)])
     func anH264FrameTooEarlyForTheNextSlotTakesItAllTheSame(format: PixelFormat, leftOut: Int64) {
-        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 15
         for n in 0..<30 {
             let position = n == 0 ? 0 : Double(n) - 0.85 + (n % 2 == 0 ? 0.05 : -0.05)
@@ -229,7 +229,7 @@ import VidrecMedia
     /// that find a slot no more than ``Timeline/holdDepth`` ahead of them are kept, the
     /// rest left out and counted; the movie keeps real time.
     @Test func anH264BurstLongerThanTheHoldDepthKeepsWhatFits() {
-        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(15), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 15
         let positions: [Double] = [0, 1, 2, 3] + Array(repeating: 4.2, count: 8) + [10, 11]
         for (n, position) in positions.enumerated() {
@@ -246,7 +246,7 @@ import VidrecMedia
     /// A camera that slows to half the rate (exposure in the dark) keeps real time:
     /// its frames two slots apart are not pulled into the holes between them.
     @Test func aCameraAtHalfTheRateKeepsItsFramesOnTheirSlots() {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: nil, maxDuration: nil, start: Self.start))
         let period = Self.second / 30
         for n in 0..<30 {
             let jitter: Int64 = n % 3 == 0 ? 3_000_000 : n % 3 == 1 ? -3_000_000 : 0
@@ -258,7 +258,7 @@ import VidrecMedia
     }
 
     @Test func audioBeforeTheFirstFrameIsTrimmed() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         // Audio from 30 ms before the first frame.
         #expect(timeline.place(chunk(at: Self.start - 30_000_000), arrival: Self.start).isEmpty)
         _ = timeline.place(frame(at: Self.start), arrival: Self.start)
@@ -272,7 +272,7 @@ import VidrecMedia
     }
 
     @Test func audioStartingAfterTheFirstFrameIsPaddedWithSilence() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         _ = timeline.place(frame(at: Self.start), arrival: Self.start)
         let pieces = timeline.place(chunk(at: Self.start + 50_000_000), arrival: Self.start)
         #expect(pieces.map(\.frameCount) == [2400, 480])
@@ -280,7 +280,7 @@ import VidrecMedia
     }
 
     @Test func microphoneGapsAreFilledWithSilenceToStayInStep() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         _ = timeline.place(frame(at: Self.start), arrival: Self.start)
         _ = timeline.place(chunk(at: Self.start), arrival: Self.start)
         // An overrun loses 500 ms: the next period is stamped 510 ms in.
@@ -293,7 +293,7 @@ import VidrecMedia
     }
 
     @Test func timestampJitterAloneNeverCutsOrPadsTheAudio() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         _ = timeline.place(frame(at: Self.start), arrival: Self.start)
         // A fixed linear congruential sequence, so every run sees the same jitter.
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -313,7 +313,7 @@ import VidrecMedia
     /// (never by cutting it or padding silence in), a little at a time.
     @Test(arguments: [1.0005, 0.9995])
     func audioStaysInStepOverThirtyMinutesWhenTheMicrophoneClockDrifts(clockRatio: Double) {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         _ = timeline.place(frame(at: Self.start), arrival: Self.start)
         var worst = 0.0
         let period = 480
@@ -364,7 +364,7 @@ import VidrecMedia
     /// sits within a few ms of where it was captured.
     @Test(arguments: [(Int64(90), 12), (60, 12), (-60, 12), (-80, 12), (95, 180)])
     func aStartDatedWrongIsMovedAtOnce(earlyMilliseconds: Int64, wrongPeriods: Int) {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         let errors = serverPeriods(&timeline, seconds: 8) { k in k < wrongPeriods ? -earlyMilliseconds * 1_000_000 : 0 }
         let expected = earlyMilliseconds * 48
         #expect(abs(timeline.movedStart - expected) <= 15 * 48, "moved \(timeline.movedStart) frames")
@@ -380,7 +380,7 @@ import VidrecMedia
     /// have come 40 ms nearer and then each time they come 20 ms nearer, and sits where
     /// it was captured once they are right.
     @Test func aStartReportedWrongThatComesRightSlowlyIsFollowed() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         let converged = 4 * 48000 / 1024
         let errors = serverPeriods(&timeline, seconds: 8) { k in
             -187_000_000 * Int64(max(0, converged - k)) / Int64(converged)
@@ -394,19 +394,19 @@ import VidrecMedia
     /// by a microphone clock 0.3 % off (30 ms in the first 10 s), nor by a misplacement
     /// after the first 10 s (which only drift can make there; it is stretched).
     @Test func aStartDatedRightIsNeverMoved() {
-        var scattered = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var scattered = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         _ = serverPeriods(&scattered, seconds: 10) { _ in 0 }
         #expect(scattered.movedStart == 0 && scattered.stretchedAudio == 0)
-        var drifting = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var drifting = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         _ = serverPeriods(&drifting, seconds: 14) { k in Int64(k) * 1024 * Self.second / 48000 * 3 / 1000 }
         #expect(drifting.movedStart == 0 && drifting.stretchedAudio > 0)
-        var late = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var late = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         _ = serverPeriods(&late, seconds: 14) { k in k >= 500 ? 60_000_000 : 0 }
         #expect(late.movedStart == 0 && late.stretchedAudio > 0)
     }
 
     @Test func audioEndsExactlyWhereTheLimitedVideoEnds() {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, limit: DurationLimit(parsing: "1"), start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: DurationLimit(parsing: "1"), start: Self.start))
         var audio: Int64 = 0
         for n in 0..<40 {
             let t = Self.start + Int64(n) * Self.second / 30
@@ -444,7 +444,7 @@ import VidrecMedia
     /// seconds; resumed 5 ms after the camera's frame at 3 s.
     @Test(arguments: [Int64(0), 10, 30])
     func aPauseLeavesNoGapInEitherStreamAndTheLimitCountsOnlyRecordedTime(pause: Int64) {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, limit: DurationLimit(parsing: "3"), start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: DurationLimit(parsing: "3"), start: Self.start))
         var audio: Int64 = 0
         self.feed(&feed, from: 0, to: 1000 + pause, audio: &audio)
         // The frames captured before the pause (the one at 1 s too, unless the pause is on it).
@@ -474,7 +474,7 @@ import VidrecMedia
     }
 
     @Test func aStopWhilePausedEndsTheMovieWhereItPaused() {
-        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start))
+        var feed = Feed(Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start))
         var audio: Int64 = 0
         self.feed(&feed, from: 0, to: 2000, audio: &audio)
         feed.timeline.pause(at: Self.start + 2 * Self.second)
@@ -489,7 +489,7 @@ import VidrecMedia
     }
 
     @Test func stopEndsAfterTheNewestFrameAndPadsAudioToMatch() {
-        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        var timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         for n in 0..<15 {
             let t = Self.start + Int64(n) * Self.second / 30
             _ = timeline.place(frame(at: t), arrival: t)
@@ -507,7 +507,7 @@ import VidrecMedia
     }
 
     @Test func aSilentSourceIsReportedAsStalled() {
-        let timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, limit: nil, start: Self.start)
+        let timeline = Timeline(frameRate: Rational(30), sampleRate: 48000, maxDuration: nil, start: Self.start)
         #expect(timeline.stalledSource(now: Self.start + Self.second, timeout: 5 * Self.second) == nil)
         #expect(timeline.stalledSource(now: Self.start + 6 * Self.second, timeout: 5 * Self.second) == .video)
     }

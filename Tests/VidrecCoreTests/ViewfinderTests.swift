@@ -125,7 +125,7 @@ import VidrecSystem
         let recorder = Recorder(store: store, devices: devices, outputs: devices,
                                 saver: AlbumSaver(store: store, manifest: manifest, finalizer: RenameOnly()),
                                 freeSpace: { _ in nil })
-        var request = RecordingRequest(preset: ScriptedDevices.preset(), duration: DurationLimit(parsing: "3"),
+        var request = RecordingRequest(preset: ScriptedDevices.preset(), maxDuration: DurationLimit(parsing: "3"),
                                        save: nil, startTime: Date(), pid: getpid())
         request.features = [ViewfinderOutput(feed: feed, encoder: SlotEncoder(), width: 640, picturesPerSecond: 5)]
         let report = try recorder.record(request)
@@ -152,7 +152,7 @@ import VidrecSystem
                                 saver: AlbumSaver(store: store, manifest: AlbumManifest(stateDirectory: state.path + "/state"),
                                                   finalizer: RenameOnly()),
                                 freeSpace: { _ in nil })
-        var request = RecordingRequest(preset: ScriptedDevices.preset(), duration: DurationLimit(parsing: "1"),
+        var request = RecordingRequest(preset: ScriptedDevices.preset(), maxDuration: DurationLimit(parsing: "1"),
                                        save: nil, startTime: Date(), pid: getpid())
         request.features = [ViewfinderOutput(feed: feed, encoder: SlotEncoder(), width: 640, picturesPerSecond: 5)]
         let report = try recorder.record(request)

@@ -49,7 +49,7 @@ struct StartCommand: VidrecCommand {
         let latest = Mutex<SessionProgress?>(nil)
         watchSignals(recorder: recorder, after: after, latest: { latest.withLock { $0 } }, context, failure: report)
 
-        let status = StatusLine(enabled: terminal != nil, limit: options.limit, write: terminal ?? { _ in })
+        let status = StatusLine(enabled: terminal != nil, maxDuration: options.maxDuration, write: terminal ?? { _ in })
         let warnedOfOverload = Atomic<Bool>(false)
         var control: ControlServer?
         defer { control?.close() }
@@ -137,7 +137,7 @@ struct StartCommand: VidrecCommand {
         -> (RecordingRequest, sideOutputs: [SideOutput], answers: [ControlAnswer], controlProblem: (any Error)?) {
         let started = Date()
         var request = RecordingRequest(
-            preset: try preset(context), duration: options.limit, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
+            preset: try preset(context), maxDuration: options.maxDuration, maxFileSize: options.maxSize, minFreeSpace: options.minFree,
             saveName: options.saveName ?? options.nameTemplate.map { NameTemplate.expand($0, at: started) },
             save: options.save ? SaveRequest(album: context.album(options.albumPath), keep: options.keep, albumMaxSize: options.albumMaxSize,
                                               maxAge: options.maxAge) : nil,

@@ -52,7 +52,7 @@ struct StartOptions {
     var fit = VideoFit.crop
     var microphone = "default"
     var quality = "medium"
-    var limit: DurationLimit?
+    var maxDuration: DurationLimit?
     var maxSize: Int64?
     /// `--reconnect`, in seconds (0: a camera that goes ends the recording).
     var reconnect = Rational(30)
@@ -120,10 +120,10 @@ struct StartOptions {
     /// What ends the recording: `--max`, `--max-size`, `--reconnect`, `--min-free`.
     private mutating func readLimits(_ arguments: ParsedArguments) throws(ParserError) {
         if let text = arguments[Key.max] {
-            guard let limit = DurationLimit(parsing: text) else {
+            guard let maxDuration = DurationLimit(parsing: text) else {
                 throw .invalidValue(text, for: "--max <duration>", reason: "give a length greater than 0 and at most 24 h, such as 30 (seconds), 2.5, 90s, 5m or 1h")
             }
-            self.limit = limit
+            self.maxDuration = maxDuration
         }
         maxSize = try StartOptions.size(arguments[Key.maxSize], "--max-size <size>", minimum: 100_000)
         let reconnectText = arguments[Key.reconnect] ?? "30"

@@ -7,13 +7,13 @@ import VidrecCore
 /// without a terminal it prints nothing, so cron logs get no control characters.
 struct StatusLine {
     let enabled: Bool
-    let limit: DurationLimit?
+    let maxDuration: DurationLimit?
     let write: @Sendable (String) -> Void
 
     func update(_ progress: SessionProgress) {
         guard enabled else { return }
         var line = (progress.isPaused ? "❚❚ PAUSED " : "● REC ") + StatusLine.clock(progress.elapsed)
-        if let limit { line += " / \(StatusLine.clock(limit.seconds.doubleValue))" }
+        if let maxDuration { line += " / \(StatusLine.clock(maxDuration.seconds.doubleValue))" }
         if !progress.isAudioOnly { line += String(format: "  %.1f fps", progress.framesPerSecond) }
         line += "  " + ByteCount.format(progress.bytes)
         if progress.droppedFrames > 0 { line += "  \(progress.droppedFrames) dropped" }

@@ -63,7 +63,7 @@ extension Recorder {
             }
             preset.settings.container = preset.settings.container.soundFile(for: codec)
         }
-        var limits = RecordingLimits(duration: request.duration, maxFileSize: request.maxFileSize,
+        var limits = RecordingLimits(maxDuration: request.maxDuration, maxFileSize: request.maxFileSize,
                                      minFreeSpace: request.minFreeSpace,
                                      nominalBytesPerSecond: preset.settings.nominalBytesPerSecond)
         // A segmented or event recording goes on at the floor by removing its oldest
@@ -112,7 +112,7 @@ extension Recorder {
                 var sidecar = RecordingSidecar(
                     id: id, preset: preset.name, presetFile: preset.file, camera: camera.name,
                     microphone: audio?.displayName, container: preset.settings.container, startTime: request.startTime,
-                    pid: request.pid, maxDuration: request.duration?.seconds.doubleValue)
+                    pid: request.pid, maxDuration: request.maxDuration?.seconds.doubleValue)
                 sidecar.cameraPath = camera.path
                 sidecar.cameraMode = camera.mode
                 sidecar.cameras = [CameraUse(camera: camera.name, path: camera.path, mode: camera.mode, from: 0)]
@@ -191,7 +191,7 @@ extension Recorder {
                 let aboveFloor = free.map { $0 - (request.minFreeSpace ?? 0) }
                 let budget = [request.maxFileSize, aboveFloor].compactMap { $0 }.min()
                 output = try outputs.makeMovieOutput(path: entry.partialPath, settings: settings,
-                                                     maxDuration: request.duration, byteBudget: budget, copying: recording.copiedStream)
+                                                     maxDuration: request.maxDuration, byteBudget: budget, copying: recording.copiedStream)
             }
             stretcher = try recording.audio.flatMap { try outputs.makeDriftCorrector(for: $0.audioFormat) }
             var context = FeatureContext(id: entry.id, startTime: request.startTime, frameRate: settings.video.frameRate,

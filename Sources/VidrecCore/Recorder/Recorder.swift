@@ -168,7 +168,7 @@ public final class Recorder: Sendable {
         let (movie, stretcher, features) = try makeOutputs(for: request, free: free, in: &recording)
         defer { state.withLock { $0 = State(stopRequested: $0.stopRequested) } }
         events(.started(id: recording.entry.id, preset: recording.preset.name, settings: recording.preset.resolvedDescription,
-                        sources: [recording.camera.name, recording.audio?.displayName].compactMap { $0 }, limit: request.duration))
+                        sources: [recording.camera.name, recording.audio?.displayName].compactMap { $0 }, maxDuration: request.maxDuration))
         let outcome = try run(recording, movie: movie, features: features, stretcher: stretcher,
                               waitsForTriggers: request.mode.waitsForTriggers, events: events)
         var report = RecordingReport(id: recording.entry.id, outcome: outcome, audioSampleRate: recording.audio?.audioFormat.sampleRate,

@@ -4,7 +4,7 @@ import VidrecMedia
 public enum RecorderEvent: Sendable {
     /// Recording has started: the ID, the preset's name and resolved description, the
     /// sources' names.
-    case started(id: String, preset: String, settings: String, sources: [String], limit: DurationLimit?)
+    case started(id: String, preset: String, settings: String, sources: [String], maxDuration: DurationLimit?)
     /// About twice a second while recording.
     case progress(SessionProgress)
     /// The camera went away, came back, or was given up on (`--reconnect`).

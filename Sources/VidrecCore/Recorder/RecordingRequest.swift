@@ -7,7 +7,7 @@ public struct RecordingRequest: Sendable {
     /// The quality preset, resolved.
     public var preset: Preset
     /// `--max`.
-    public var duration: DurationLimit?
+    public var maxDuration: DurationLimit?
     /// `--max-size`.
     public var maxFileSize: Int64?
     /// `--min-free` (`nil`: no floor).
@@ -40,10 +40,10 @@ public struct RecordingRequest: Sendable {
     }
 
     /// Creates a request; see the properties for the meaning of each argument.
-    public init(preset: Preset, duration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,
+    public init(preset: Preset, maxDuration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,
                 saveName: String? = nil, save: SaveRequest? = nil, startTime: Date = Date(), pid: Int32) {
         self.preset = preset
-        self.duration = duration
+        self.maxDuration = maxDuration
         self.maxFileSize = maxFileSize
         self.minFreeSpace = minFreeSpace
         self.saveName = saveName

@@ -193,7 +193,7 @@ public final class CaptureSession: Sendable {
         // same device can then be opened again).
         var loop = SessionLoop(outputs: outputs, movie: movie, stretcher: stretcher,
                                video: startedVideo.withLock { started in defer { started = nil }; return started! },
-                               audio: audio, frameRate: frameRate, limit: limits.duration, reconnection: reconnection)
+                               audio: audio, frameRate: frameRate, maxDuration: limits.maxDuration, reconnection: reconnection)
         while !loop.timeline.isComplete(now: MonotonicClock.now()) {
             let now = MonotonicClock.now()
             if let failed = outputs.first(where: { $0.policy.isEssential && $0.failure != nil }) {
@@ -288,7 +288,7 @@ public final class CaptureSession: Sendable {
             reason = .failed("\(failure)")
         } else if let limitReason = loop.limitReason {
             reason = limitReason
-        } else if timeline.reachedLimit, let limit = limits.duration {
+        } else if timeline.reachedLimit, let limit = limits.maxDuration {
             reason = .maximumDuration(limit)
         } else {
             reason = .stopped

@@ -2,7 +2,7 @@
 /// `maxRecordedDuration`, `maxRecordedFileSize` and `minFreeDiskSpaceLimit`.
 public struct RecordingLimits: Sendable {
     /// `--max`: exact media duration.
-    public var duration: DurationLimit?
+    public var maxDuration: DurationLimit?
     /// `--max-size`: the finished file is at most this many bytes.
     public var maxFileSize: Int64?
     /// `--min-free`: stop before the file system being written has less free space.
@@ -16,9 +16,9 @@ public struct RecordingLimits: Sendable {
     public var reclaim: (@Sendable () -> Bool)?
 
     /// Creates limits.
-    public init(duration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,
+    public init(maxDuration: DurationLimit? = nil, maxFileSize: Int64? = nil, minFreeSpace: Int64? = nil,
                 nominalBytesPerSecond: Int64 = 500_000) {
-        self.duration = duration
+        self.maxDuration = maxDuration
         self.maxFileSize = maxFileSize
         self.minFreeSpace = minFreeSpace
         self.nominalBytesPerSecond = nominalBytesPerSecond

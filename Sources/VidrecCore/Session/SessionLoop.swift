@@ -61,7 +61,7 @@ struct SessionLoop {
     }
 
     init(outputs: [OutputConnection], movie: OutputConnection, stretcher: (any AudioStretching)?,
-         video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational, limit: DurationLimit?,
+         video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational, maxDuration: DurationLimit?,
          reconnection: CameraReconnection? = nil) {
         self.reconnection = reconnection
         self.outputs = outputs
@@ -71,7 +71,7 @@ struct SessionLoop {
         self.audio = audio
         self.frameRate = frameRate
         let now = MonotonicClock.now()
-        timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate, limit: limit, start: now,
+        timeline = Timeline(frameRate: frameRate, sampleRate: audio?.audioFormat.sampleRate, maxDuration: maxDuration, start: now,
                             correctsDrift: stretcher != nil)
         lastProgress = now
         holdLimit = (Rational(Timeline.holdRelease) * frameRate.reciprocal * Rational(Duration.nanosecondsPerSecond)).rounded

@@ -117,11 +117,11 @@ public struct Timeline: Sendable {
     ///
     /// - Parameter correctsDrift: mark audio to be stretched when the microphone's clock
     ///   drifts (the session resamples it); otherwise drift is left as it is.
-    public init(frameRate: Rational, sampleRate: Int?, limit: DurationLimit?, start: Int64, correctsDrift: Bool = true) {
+    public init(frameRate: Rational, sampleRate: Int?, maxDuration: DurationLimit?, start: Int64, correctsDrift: Bool = true) {
         audio = AudioPlacement(correctsDrift: correctsDrift)
         self.frameRate = frameRate
         self.sampleRate = sampleRate
-        endFrame = limit?.videoFrames(at: frameRate)
+        endFrame = maxDuration?.videoFrames(at: frameRate)
         lastVideoArrival = start
         lastAudioArrival = start
         audioDone = sampleRate == nil
