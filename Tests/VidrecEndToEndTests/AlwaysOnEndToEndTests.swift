@@ -91,23 +91,30 @@ extension EndToEndTests {
             }
             // The events: the segments' own packets, from a keyframe before the trigger to after --post.
             for (file, moment) in zip(events, triggered) {
-                let kept = try LiveStreamEndToEndTests.packetSizes(file, stream: "v")
-                let first = try #require(Self.position(of: kept, in: sent), "\(file): its \(kept.count) packets are the segments'")
-                #expect(joins.contains(first), "\(file) starts at frame \(first), a keyframe")
-                #expect(Double(first) / 15 <= moment - 0.5, "\(file) starts at \(Double(first) / 15) s, the trigger came after \(moment) s")
-                #expect(Double(first + kept.count) / 15 >= moment + 0.9, "\(file) ends at \(Double(first + kept.count) / 15) s")
-                let streams = try Probe.streams(file)
-                let video = try #require(streams.first { $0.kind == "video" }?.duration)
-                let audio = try #require(streams.first { $0.kind == "audio" }?.duration)
-                #expect(abs(video - audio) < 0.05, "\(file): video \(video) s, audio \(audio) s")
-                // An event's sound starts at an AAC packet of the unbroken encoder, which a
-                // decoder opens without the packet before it: its first frame (1024
-                // samples) is the decoder's warm-up, left out of the measure (a few
-                // stray crossings there put the estimate half a hertz off over 5 s,
-                // and the coherent power with it).
-                let tone = Probe.dominantFrequency(Array(try Probe.decodedAudio(file).dropFirst(2048)), rate: 48_000)
-                #expect(abs(tone.hertz - 1000) < 20 && tone.share > 0.5, "\(file): the tone, \(tone)")
+                try Self.expectEvent(file, triggeredAt: moment, sent: sent, joins: joins)
             }
+        }
+
+        /// Event file `file`, triggered at `moment` (seconds): a run of the segments'
+        /// video packets (`sent`) from a keyframe (one of `joins`) before the trigger to
+        /// after `--post`, its sound as long as its picture and the test tone.
+        static func expectEvent(_ file: String, triggeredAt moment: Double, sent: [Int], joins: [Int]) throws {
+            let kept = try LiveStreamEndToEndTests.packetSizes(file, stream: "v")
+            let first = try #require(Self.position(of: kept, in: sent), "\(file): its \(kept.count) packets are the segments'")
+            #expect(joins.contains(first), "\(file) starts at frame \(first), a keyframe")
+            #expect(Double(first) / 15 <= moment - 0.5, "\(file) starts at \(Double(first) / 15) s, the trigger came after \(moment) s")
+            #expect(Double(first + kept.count) / 15 >= moment + 0.9, "\(file) ends at \(Double(first + kept.count) / 15) s")
+            let streams = try Probe.streams(file)
+            let video = try #require(streams.first { $0.kind == "video" }?.duration)
+            let audio = try #require(streams.first { $0.kind == "audio" }?.duration)
+            #expect(abs(video - audio) < 0.05, "\(file): video \(video) s, audio \(audio) s")
+            // An event's sound starts at an AAC packet of the unbroken encoder, which a
+            // decoder opens without the packet before it: its first frame (1024 samples)
+            // is the decoder's warm-up, left out of the measure (a few stray crossings
+            // there put the estimate half a hertz off over 5 s, and the coherent power
+            // with it).
+            let tone = Probe.dominantFrequency(Array(try Probe.decodedAudio(file).dropFirst(2048)), rate: 48_000)
+            #expect(abs(tone.hertz - 1000) < 20 && tone.share > 0.5, "\(file): the tone, \(tone)")
         }
     }
 }
