@@ -49,9 +49,14 @@ public struct Album: Sendable {
 
     /// Moves (or copies) `source` into the album as `name.ext`, or `name (N).ext`.
     ///
+    /// - Parameter copied: across file systems, called with the device and inode of
+    ///   the synced copy before it takes its name in the album and `source` is
+    ///   removed: a save killed between those two steps leaves the recording in both
+    ///   places, and the copy's identity tells the next run which album file it became.
     /// - Returns: the path of the file in the album.
     /// - Throws: ``StoreError`` or ``SystemError``; `source` is untouched on failure.
-    public func add(_ source: String, name: String, extension ext: String) throws -> String {
+    public func add(_ source: String, name: String, extension ext: String,
+                    copied: (_ device: UInt64, _ inode: UInt64) throws -> Void = { _, _ in }) throws -> String {
         try prepare()
         let albumFD = try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY)
         defer { albumFD.close() }
@@ -66,8 +71,9 @@ public struct Album: Sendable {
         }
         // Another file system: copy to a hidden name in the album, sync, place that.
         let temporary = ".vidrec-\(name)-\(getpid()).partial"
-        try copy(source, toTemporary: temporary, in: albumFD)
+        let identity = try copy(source, toTemporary: temporary, in: albumFD)
         do {
+            try copied(identity.device, identity.inode)
             guard let placed = try place(temporary, from: albumFD, into: albumFD, name: name, ext: ext) else {
                 throw SystemError("rename", path, errno: EXDEV)
             }
@@ -188,7 +194,10 @@ public struct Album: Sendable {
         }
     }
 
-    private func copy(_ source: String, toTemporary name: String, in albumFD: FileDescriptor) throws {
+    /// Copies `source` to `name` in the album and syncs it; returns the copy's device
+    /// and inode.
+    private func copy(_ source: String, toTemporary name: String, in albumFD: FileDescriptor) throws
+        -> (device: UInt64, inode: UInt64) {
         let input = try FileDescriptor.open(source, O_RDONLY | O_NOFOLLOW)
         defer { input.close() }
         albumFD.removeQuietly(name)
@@ -216,6 +225,9 @@ public struct Album: Sendable {
             try output.writeAll(buffer, count: count, "\(path)/\(name)")
         }
         try output.sync("\(path)/\(name)")
+        var copiedInfo = stat()
+        try systemCall(.fstat, "\(path)/\(name)") { fstat(output.rawValue, &copiedInfo) }
         succeeded = true
+        return (UInt64(copiedInfo.st_dev), UInt64(copiedInfo.st_ino))
     }
 }

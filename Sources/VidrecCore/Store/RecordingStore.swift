@@ -157,6 +157,8 @@ public struct RecordingStore: Sendable {
                 sidecar = rebuilt
             }
             var entry = entry(for: sidecar)
+            // A save killed with the recording in the album and still here: the album's.
+            if entry.state != .recording, finishKilledSave(entry) != nil { continue }
             if entry.state == .interrupted {
                 // A crashed recording's lock file: nobody holds it any more.
                 FileSystem.removeQuietly(entry.lockPath)
@@ -299,7 +301,9 @@ public struct RecordingStore: Sendable {
     /// Moves a recording into `album` and removes it from the pending area.
     ///
     /// Interrupted recordings are finalized first. A `kill -9` at any moment leaves the
-    /// recording either pending or in the album, whole.
+    /// recording either pending or in the album, whole; across file systems, killed
+    /// between the copy taking its name and the pending file's removal, it is in both
+    /// until the next listing (``finishKilledSave(_:)``) removes the pending one.
     ///
     /// - Returns: the path in the album.
     public func commit(_ entry: Entry, to album: Album, name: String?,
@@ -322,9 +326,48 @@ public struct RecordingStore: Sendable {
             target = Album(path: album.path + "/" + base[..<slash])
             base = String(base[base.index(after: slash)...])
         }
-        let saved = try target.add(entry.mediaPath, name: base, extension: ext)
+        let saved = try target.add(entry.mediaPath, name: base, extension: ext) { device, inode in
+            try noteSave(of: entry, device: device, inode: inode, album: target.path)
+        }
         remove(entry)
         return saved
+    }
+
+    /// Notes that `entry` is being saved across file systems as the file with `device`
+    /// and `inode` in `album` (``finishKilledSave(_:)`` reads it).
+    func noteSave(of entry: Entry, device: UInt64, inode: UInt64, album: String) throws {
+        try AtomicFile.write(Data("\(device) \(inode) \(album)".utf8), to: savingPath(entry.id), durable: false)
+    }
+
+    /// Where a save across file systems notes the album copy it is placing (`ID.saving`:
+    /// the copy's device, inode and album folder) until the pending file is removed.
+    private func savingPath(_ id: String) -> String {
+        directory + "/" + id + ".saving"
+    }
+
+    /// Finishes a save that was killed after its copy took its name in the album and
+    /// before the pending file was removed: when `entry`'s note names a file in the
+    /// album that is there (the same device and inode), the pending file goes and the
+    /// recording is the album's alone. A note whose copy never took its name is
+    /// dropped (the next save removes the abandoned copy).
+    ///
+    /// - Returns: the album file, when the save had finished there.
+    func finishKilledSave(_ entry: Entry) -> String? {
+        let marker = savingPath(entry.id)
+        guard let data = StateFile.contents(marker, limit: 1 << 12) else { return nil }
+        defer { FileSystem.removeQuietly(marker) }
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ", maxSplits: 2).map(String.init)
+        guard fields.count == 3, let device = UInt64(fields[0]), let inode = UInt64(fields[1]),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: fields[2]) else { return nil }
+        for name in names where !name.hasPrefix(".") {
+            let path = fields[2] + "/" + name
+            guard let info = try? FileSystem.linkStatus(path), (info.st_mode & S_IFMT) == S_IFREG,
+                  UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode else { continue }
+            FileSystem.removeQuietly(entry.mediaPath, entry.partialPath)
+            remove(entry)
+            return path
+        }
+        return nil
     }
 
     /// Deletes a recording's files and sidecar.
@@ -366,6 +409,6 @@ public struct RecordingStore: Sendable {
 
     private func remove(_ entry: Entry) {
         endProgress(id: entry.id)
-        FileSystem.removeQuietly(directory + "/" + entry.id + ".json", entry.lockPath, entry.ownControlPath)
+        FileSystem.removeQuietly(directory + "/" + entry.id + ".json", entry.lockPath, entry.ownControlPath, savingPath(entry.id))
     }
 }
