@@ -2,28 +2,10 @@ import Foundation
 import Testing
 
 /// No function in `Sources/` runs over ``limit`` lines, from its declaration to its
-/// closing brace, nor one in the page's script: a longer one does several things, each
-/// of which wants a name. The tests' own functions count too: those still longer are
-/// listed in ``waitingTests`` with their length, which may only shrink; one split below
-/// the limit must leave the list, so that it only gets shorter.
+/// closing brace, nor one in `Tests/` or the page's script: a longer one does several
+/// things, each of which wants a name.
 @Suite struct FunctionLengthTests {
     static let limit = 60
-
-    /// The functions in `Sources/` over the limit that wait to be split, by
-    /// `file: declaration`, with their length in lines.
-    static let waiting: [String: Int] = [:]
-
-    /// The test functions over the limit that wait to be split, by `file: declaration`,
-    /// with their length in lines.
-    static let waitingTests: [String: Int] = [
-        "VidrecEndToEndTests/ServeEndToEndTests.swift: func aBrowserWatchesRecordsSnapsSavesAndDiscardsWithTheToken": 153,
-        "VidrecEndToEndTests/SoundServerEndToEndTests.swift: func theDefaultMicrophoneRecordsThroughPipeWireOnlyInTheSessionAndPipeWireHoldsTheCard": 100,
-        "VidrecEndToEndTests/AlbumEndToEndTests.swift: func listShowsEveryItemNewestFirstWithWhatMadeIt": 96,
-        "VidrecEndToEndTests/HardeningEndToEndTests.swift: func theControlSocketAnswersOnlyItsUserAndWritesPhotosOnlyIntoPending": 78,
-        "VidrecEndToEndTests/USBCameraEndToEndTests.swift: func aRecordingGoesOnInTheSameMovieWhenTheWebcamIsUnpluggedAndPluggedBackIn": 72,
-        "VidrecFFmpegTests/SegmentedFileOutputTests.swift: func everySegmentHoldsExactlyItsFramesAndTheSegmentsPlayBackToBackAsOne": 66,
-        "VidrecEndToEndTests/PulseAudioEndToEndTests.swift: func theDefaultMicrophoneAndTheListedSourceRecordThroughPulseAudio": 62,
-    ]
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -110,23 +92,14 @@ import Testing
         return found
     }
 
-    /// Checks `found` against `waiting`: nothing new over the limit, nothing grown, and
-    /// nothing split still listed.
-    static func expectOnlyWaiting(_ found: [String: Int], _ waiting: [String: Int], _ what: String) {
-        let new = found.filter { waiting[$0.key] == nil }
-        #expect(new.isEmpty, "\(what) over \(Self.limit) lines; split them: \(new)")
-        let grown = found.filter { name, lines in waiting[name].map { lines > $0 } ?? false }
-        #expect(grown.isEmpty, "waiting \(what) that grew: \(grown)")
-        let split = waiting.keys.filter { found[$0] == nil }
-        #expect(split.isEmpty, "now within the limit; take them off the waiting list: \(split)")
+    @Test func noFunctionRunsOverTheLimit() throws {
+        let found = try Self.longFunctions(under: Self.sources)
+        #expect(found.isEmpty, "functions over \(Self.limit) lines; split them: \(found)")
     }
 
-    @Test func noFunctionRunsOverTheLimitButThoseWaitingAndTheyDoNotGrow() throws {
-        Self.expectOnlyWaiting(try Self.longFunctions(under: Self.sources), Self.waiting, "functions")
-    }
-
-    @Test func noTestFunctionRunsOverTheLimitButThoseWaitingAndTheyDoNotGrow() throws {
-        Self.expectOnlyWaiting(try Self.longFunctions(under: Self.tests), Self.waitingTests, "test functions")
+    @Test func noTestFunctionRunsOverTheLimit() throws {
+        let found = try Self.longFunctions(under: Self.tests)
+        #expect(found.isEmpty, "test functions over \(Self.limit) lines; split them: \(found)")
     }
 
     @Test func noFunctionOfThePagesScriptRunsOverTheLimit() throws {

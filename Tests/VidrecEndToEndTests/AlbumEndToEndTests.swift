@@ -9,6 +9,39 @@ extension EndToEndTests {
 
         @Test func listShowsEveryItemNewestFirstWithWhatMadeIt() throws {
             let home = try Home()
+            let handmade = try Self.makeTwoSavedAndOneHandmadeMovie(home)
+            let before = try FileManager.default.attributesOfItem(atPath: handmade)
+            let listed = try Self.expectTheListedRows(home)
+            // The table marks what vidrec did not save; listing touched nothing.
+            let table = try VidrecProcess.run(["list"], home: home.path)
+            #expect(table.out.split(separator: "\n").first?.hasPrefix("NAME") == true, "\(table.out)")
+            #expect(table.out.contains("\n*handmade.mp4 "), "\(table.out)")
+            #expect(table.out.hasSuffix("* not saved by vidrec\n"))
+            let after = try FileManager.default.attributesOfItem(atPath: handmade)
+            #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+            #expect(after[.size] as? Int == before[.size] as? Int)
+
+            // The tags are in the movie, for other tools too.
+            let format = try #require(try Probe.json(["-show_format", home.album + "/first.mp4"])["format"] as? [String: Any])
+            let tags = try #require(format["tags"] as? [String: String])
+            #expect(tags["com.vidrec.preset"] == "low")
+            #expect(tags["com.vidrec.camera"] == "test pattern")
+            #expect(tags["title"] == "first")
+            #expect(tags["creation_time"]?.hasPrefix("20") == true)
+
+            try Self.expectTheContactSheet(home, listed: listed)
+            let shown = try VidrecProcess.run(["show", "first"], home: home.path)
+            #expect(shown.code == 0, "\(shown.err)")
+            #expect(shown.out.contains("\nresolution             640x360\n"), "\(shown.out)")
+            #expect(shown.out.contains("\ncom.vidrec.microphone  test tone (1 kHz)\n"), "\(shown.out)")
+            let missing = try VidrecProcess.run(["show", "frist"], home: home.path)
+            #expect(missing.code == 66)
+            #expect(missing.err.hasPrefix("Error: nothing called 'frist' in the albums \(home.album) and \(home.photos); did you mean 'first'?"), "\(missing.err)")
+        }
+
+        /// Saves two movies (low and medium) and puts in a hand-made one, older than both,
+        /// beside a hidden folder and a text file; returns the hand-made movie's path.
+        static func makeTwoSavedAndOneHandmadeMovie(_ home: Home) throws -> String {
             #expect(try VidrecProcess.run(["list"], home: home.path).out.contains("are empty"))
             let first = try VidrecProcess.run(Self.start + ["--quality", "low", "--as", "first"], home: home.path)
             #expect(first.code == 0, "\(first.err)")
@@ -23,8 +56,13 @@ extension EndToEndTests {
             try FileManager.default.createDirectory(atPath: home.album + "/.thumbnails", withIntermediateDirectories: true)
             _ = try Probe.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48", "-frames:v", "1", home.album + "/.thumbnails/x.jpg"])
             try "notes".write(toFile: home.album + "/notes.txt", atomically: true, encoding: .utf8)
-            let before = try FileManager.default.attributesOfItem(atPath: handmade)
 
+            return handmade
+        }
+
+        /// `album --json` lists the three newest first with what made them, and each
+        /// saved movie has its poster frame; returns the listing.
+        static func expectTheListedRows(_ home: Home) throws -> String {
             let listed = try VidrecProcess.run(["album", "--json"], home: home.path)
             #expect(listed.code == 0, "\(listed.err)")
             let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])
@@ -47,25 +85,11 @@ extension EndToEndTests {
                 let thumbnail = try #require(try Probe.streams(home.album + "/.thumbnails/\(name).mp4.jpg").first)
                 #expect(thumbnail.codec == "mjpeg" && thumbnail.width == 320 && thumbnail.height == height)
             }
+            return listed.out
+        }
 
-            // The table marks what vidrec did not save; listing touched nothing.
-            let table = try VidrecProcess.run(["list"], home: home.path)
-            #expect(table.out.split(separator: "\n").first?.hasPrefix("NAME") == true, "\(table.out)")
-            #expect(table.out.contains("\n*handmade.mp4 "), "\(table.out)")
-            #expect(table.out.hasSuffix("* not saved by vidrec\n"))
-            let after = try FileManager.default.attributesOfItem(atPath: handmade)
-            #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
-            #expect(after[.size] as? Int == before[.size] as? Int)
-
-            // The tags are in the movie, for other tools too.
-            let format = try #require(try Probe.json(["-show_format", home.album + "/first.mp4"])["format"] as? [String: Any])
-            let tags = try #require(format["tags"] as? [String: String])
-            #expect(tags["com.vidrec.preset"] == "low")
-            #expect(tags["com.vidrec.camera"] == "test pattern")
-            #expect(tags["title"] == "first")
-            #expect(tags["creation_time"]?.hasPrefix("20") == true)
-
-            // The contact sheet: one tile per item, newest first, each labelled.
+        /// The contact sheet: one tile per item, newest first, each labelled.
+        static func expectTheContactSheet(_ home: Home, listed: String) throws {
             let sheet = try VidrecProcess.run(["sheet"], home: home.path)
             #expect(sheet.code == 0, "\(sheet.err)")
             let sheetPath = home.album + "/.thumbnails/contact-sheet.jpg"
@@ -93,15 +117,7 @@ extension EndToEndTests {
             for index in 0..<3 {
                 #expect(tile(index, x: 0, y: 182, w: 200, h: 20).contains { $0 > 200 }, "tile \(index) has its label")
             }
-            #expect(try VidrecProcess.run(["list", "--json"], home: home.path).out == listed.out, "the sheet is not an album item")
-
-            let shown = try VidrecProcess.run(["show", "first"], home: home.path)
-            #expect(shown.code == 0, "\(shown.err)")
-            #expect(shown.out.contains("\nresolution             640x360\n"), "\(shown.out)")
-            #expect(shown.out.contains("\ncom.vidrec.microphone  test tone (1 kHz)\n"), "\(shown.out)")
-            let missing = try VidrecProcess.run(["show", "frist"], home: home.path)
-            #expect(missing.code == 66)
-            #expect(missing.err.hasPrefix("Error: nothing called 'frist' in the albums \(home.album) and \(home.photos); did you mean 'first'?"), "\(missing.err)")
+            #expect(try VidrecProcess.run(["list", "--json"], home: home.path).out == listed, "the sheet is not an album item")
         }
 
         /// A poster frame that cannot be made costs the thumbnail, never the save.

@@ -93,55 +93,63 @@ extension EndToEndTests {
             #expect(snap.code == 0 && snap.err.contains("taken from recording"), "\(snap.err)")
 
             if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-                // Opened up by hand, the socket still answers no other user.
-                chmod(runtime + "/vidrec", 0o711)
-                chmod(socket, 0o666)
-                let other = Process()
-                other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                other.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-                                   "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\ntry:\n  s.sendall(b'{\"command\":\"trigger\"}\\n')\n  print(repr(s.recv(100)))\nexcept ConnectionError:\n  print('closed')",
-                                   socket]
-                let printed = Pipe(), complaints = Pipe()
-                (other.standardOutput, other.standardError) = (printed, complaints)
-                try other.run()
-                let text = String(decoding: printed.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                let errors = String(decoding: complaints.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                other.waitUntilExit()
-                // Closed unanswered: an empty read, or the connection reset or broken.
-                #expect(text == "b''\n" || text == "closed\n", "another user got: \(text) \(errors)")
-
-                // And a client refuses a socket another user listens on in its place.
-                let trap = home.path + "/trap"
-                try FileManager.default.createDirectory(atPath: trap, withIntermediateDirectories: true)
-                chmod(home.path, 0o755)
-                chmod(trap, 0o777)
-                let listener = Process()
-                listener.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                listener.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-                                      "import os,socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\ns.listen(1)\nprint('ready',flush=True)\nc,_=s.accept()\nc.recv(10)",
-                                      trap + "/fake.sock"]
-                let ready = Pipe()
-                listener.standardOutput = ready
-                try listener.run()
-                defer { if listener.isRunning { listener.terminate() } }
-                // Waits for the listener's whole line (a busy machine may hand it over in pieces).
-                var said = ""
-                while !said.contains("\n") {
-                    let chunk = ready.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    said += String(decoding: chunk, as: UTF8.self)
-                }
-                #expect(said == "ready\n")
-                #expect {
-                    try FileDescriptor.connectedSocket(to: trap + "/fake.sock").close()
-                } throws: { error in
-                    (error as? SystemError)?.errno == EPERM
-                }
+                try Self.expectNoAnswerToAnotherUser(socket: socket, runtime: runtime)
+                try Self.expectAClientRefusesAnotherUsersSocket(home)
             }
             recording.signal(SIGINT)
             let ended = recording.wait()
             #expect(ended.code == 0, "\(ended.err)")
             #expect(!FileManager.default.fileExists(atPath: socket), "the socket goes with the recording")
+        }
+
+        /// Opened up by hand, the control socket still answers no other user: the
+        /// connection closes unanswered.
+        static func expectNoAnswerToAnotherUser(socket: String, runtime: String) throws {
+            chmod(runtime + "/vidrec", 0o711)
+            chmod(socket, 0o666)
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            other.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+                               "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\ntry:\n  s.sendall(b'{\"command\":\"trigger\"}\\n')\n  print(repr(s.recv(100)))\nexcept ConnectionError:\n  print('closed')",
+                               socket]
+            let printed = Pipe(), complaints = Pipe()
+            (other.standardOutput, other.standardError) = (printed, complaints)
+            try other.run()
+            let text = String(decoding: printed.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let errors = String(decoding: complaints.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            other.waitUntilExit()
+            // Closed unanswered: an empty read, or the connection reset or broken.
+            #expect(text == "b''\n" || text == "closed\n", "another user got: \(text) \(errors)")
+        }
+
+        /// A client refuses a socket another user listens on in the recording's place.
+        static func expectAClientRefusesAnotherUsersSocket(_ home: Home) throws {
+            let trap = home.path + "/trap"
+            try FileManager.default.createDirectory(atPath: trap, withIntermediateDirectories: true)
+            chmod(home.path, 0o755)
+            chmod(trap, 0o777)
+            let listener = Process()
+            listener.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            listener.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+                                  "import os,socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\ns.listen(1)\nprint('ready',flush=True)\nc,_=s.accept()\nc.recv(10)",
+                                  trap + "/fake.sock"]
+            let ready = Pipe()
+            listener.standardOutput = ready
+            try listener.run()
+            defer { if listener.isRunning { listener.terminate() } }
+            // Waits for the listener's whole line (a busy machine may hand it over in pieces).
+            var said = ""
+            while !said.contains("\n") {
+                let chunk = ready.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                said += String(decoding: chunk, as: UTF8.self)
+            }
+            #expect(said == "ready\n")
+            #expect {
+                try FileDescriptor.connectedSocket(to: trap + "/fake.sock").close()
+            } throws: { error in
+                (error as? SystemError)?.errno == EPERM
+            }
         }
 
         @Test func savingTheFirstSegmentKeepsTheRecordingsControlSocket() throws {

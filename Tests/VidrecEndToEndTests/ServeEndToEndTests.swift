@@ -22,8 +22,26 @@ extension EndToEndTests {
                                           home: home.path)
             #expect(serve.waitForError(containing: "vidrec: serving "))
             let client = try ServeClient(serving: serve.errorSoFar)
+            try Self.expectTheTokenGuardsEverything(client, home: home, serve: serve)
+            try Self.expectThePreviewAndTheRefusals(client, home: home)
+            let id = try Self.recordPauseSnapAndStop(client)
+            let photoID = try Self.expectThePendingMovieAndPhoto(client, id: id)
+            try Self.expectTheSavedMovieServed(client, home: home, id: id)
 
-            // The token: nothing without it; the printed address sets its cookie.
+            // Discard the photo; an ID that is not one never reaches the command line.
+            #expect(try client.post("discard", ["id": "--all"], origin: client.base).status == 400)
+            let discarded = try client.post("discard", ["id": photoID], origin: client.base)
+            #expect(discarded.status == 200, "\(discarded.text)")
+            #expect(try home.pendingRows().isEmpty)
+
+            serve.signal(SIGTERM)
+            let ended = serve.wait()
+            #expect(ended.code == 0 && ended.err.hasSuffix("vidrec: stopped serving\n"), "\(ended.err)")
+        }
+
+        /// The token: nothing without it; the printed address sets its cookie, bound to
+        /// this port; the page holds its own key.
+        static func expectTheTokenGuardsEverything(_ client: ServeClient, home: Home, serve: VidrecProcess) throws {
             let tokenFile = home.path + "/.local/state/vidrec/serve-token"
             #expect(try String(contentsOfFile: tokenFile, encoding: .utf8) == client.token + "\n")
             var status = stat()
@@ -60,7 +78,11 @@ extension EndToEndTests {
             #expect(try client.request("/api/state", ["--header", "X-Vidrec-Token: \(value)"], cookie: false).status == 401)
             #expect(page.headers["content-security-policy"]?.contains("script-src 'self'") == true)
             #expect(try client.request("/app.js").text.contains("X-Vidrec-Token"))
+        }
 
+        /// The viewfinder shows the camera's preview while nothing records, and a request
+        /// that changes something needs the header, the page's origin and a real preset.
+        static func expectThePreviewAndTheRefusals(_ client: ServeClient, home: Home) throws {
             // The viewfinder: the camera's preview while nothing records, new pictures.
             let preview = try client.pictures(3).map(Self.frameNumber)
             #expect(preview.allSatisfy { $0.width == 640 && $0.height == 360 }, "\(preview)")
@@ -80,7 +102,10 @@ extension EndToEndTests {
             #expect(unknown.status == 400 && (unknown.json["error"] as? String)?.contains("unknown quality preset 'nonesuch'") == true,
                     "\(unknown.text)")
             #expect(try home.pendingRows().isEmpty)
+        }
 
+        /// Records from the page, pauses, resumes, snaps and stops; returns the recording's ID.
+        static func recordPauseSnapAndStop(_ client: ServeClient) throws -> String {
             // Record: the viewfinder shows the recording's own picture, and its progress.
             let started = try client.post("start", ["quality": "low"], origin: client.base)
             #expect(started.status == 200, "\(started.text)")
@@ -111,7 +136,11 @@ extension EndToEndTests {
             let stopped = try client.post("stop", ["id": id], origin: client.base)
             #expect(stopped.status == 200 && (stopped.json["message"] as? String ?? "").isEmpty == false, "\(stopped.text)")
             #expect(Poll.until { (try? client.state())?["recording"] == nil ? true : nil } == true)
+            return id
+        }
 
+        /// The pending movie and photo, served without paths; returns the photo's ID.
+        static func expectThePendingMovieAndPhoto(_ client: ServeClient, id: String) throws -> String {
             // Pending: the movie at the preset's size, and the photo.
             let pending = try #require((try client.state())["pending"] as? [[String: Any]])
             let movie = try #require(pending.first { $0["id"] as? String == id && $0["kind"] as? String == "video" }, "\(pending)")
@@ -123,7 +152,11 @@ extension EndToEndTests {
             #expect(try Self.frameNumber(photoFile.body).width == 640)
             let movieFile = try client.request("/media/pending/\(id)")
             #expect(movieFile.status == 200 && movieFile.headers["content-type"] == "video/mp4")
+            return photoID
+        }
 
+        /// Saves with a name: in the album, played with ranges, with its poster frame.
+        static func expectTheSavedMovieServed(_ client: ServeClient, home: Home, id: String) throws {
             // Save with a name: in the album, played with ranges, with its poster frame.
             // The state carries the album's version; the album itself comes apart, and
             // answers 304 while that version stands.
@@ -158,16 +191,6 @@ extension EndToEndTests {
             for path in ["/media/album/..%2F..%2F.bashrc", "/media/pending/..%2Fserve-token", "/media/album/%2Fetc%2Fpasswd", "/media/nothing/x"] {
                 #expect(try client.request(path).status == 404, "\(path)")
             }
-
-            // Discard the photo; an ID that is not one never reaches the command line.
-            #expect(try client.post("discard", ["id": "--all"], origin: client.base).status == 400)
-            let discarded = try client.post("discard", ["id": photoID], origin: client.base)
-            #expect(discarded.status == 200, "\(discarded.text)")
-            #expect(try home.pendingRows().isEmpty)
-
-            serve.signal(SIGTERM)
-            let ended = serve.wait()
-            #expect(ended.code == 0 && ended.err.hasSuffix("vidrec: stopped serving\n"), "\(ended.err)")
         }
 
         /// Album files are fetched by their names as they are (escapes decoded once), each

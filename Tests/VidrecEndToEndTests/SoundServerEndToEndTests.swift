@@ -66,10 +66,28 @@ extension KernelDriverTests {
             #expect(result.code == 0, "\(result.err)")
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first, "\(result.err)")
             try Probe.expectStreamsEndTogether(file, frameRate: 15)
+            #expect(tone.underruns == 0, "the player underran: the tone it sent has gaps of its own")
+            let (loudness, breakCount) = try Self.expectTheToneUnbrokenSaveForTheServersBreaks(file, home: home, session: session)
+            try Self.expectTheListedDefaultSourceRecordsTheTone(home: home, session: session, loudness: loudness, breakCount: breakCount)
+
+            withExtendedLifetime(tone) {}
+
+            // Outside the session (no XDG_RUNTIME_DIR, as under cron): a one-line error.
+            let outside = try VidrecProcess.run(["start", "--camera", "test", "--mic", "default", "--max", "1"], home: home.path)
+            #expect(outside.code == 69, "\(outside.err)")
+            #expect(outside.err.contains("microphone 'default' goes through the PipeWire sound server, which this process cannot reach (XDG_RUNTIME_DIR is not set"),
+                    "\(outside.err)")
+            #expect(outside.err.contains("run vidrec as a user service"), "\(outside.err)")
+        }
+
+
+        /// The first recording's tone: unbroken but for the breaks PipeWire logged itself,
+        /// with nothing dropped; returns its loudness and the count of the server's breaks.
+        static func expectTheToneUnbrokenSaveForTheServersBreaks(_ file: String, home: Home, session: PipeWireSession) throws
+            -> (loudness: Double, breakCount: Int) {
             let sidecar = try home.sidecar()
             let inserted = try #require(sidecar["insertedSilence"] as? Double, "\(sidecar)")
             #expect(sidecar["droppedAudio"] as? Double == 0, "vidrec dropped none of the sound it was given: \(sidecar)")
-            #expect(tone.underruns == 0, "the player underran: the tone it sent has gaps of its own")
             // The tone, unbroken from 20-ms block to block and as loud throughout (at the
             // source's volume, WirePlumber's 40 % for a new one), from half a second on:
             // PipeWire delivers silence while its source starts.
@@ -97,7 +115,12 @@ extension KernelDriverTests {
                     "silence inserted \(inserted) s; the server's own breaks: \(breaks)")
             #expect(Self.bursts(quietRuns.map { $0[0] }) <= breakCount && quietRuns.allSatisfy { $0.count <= Self.longestQuietRun(inserted: inserted) },
                     "quiet blocks \(quiet); silence inserted \(inserted) s; the server's own breaks: \(breaks)")
+            return (loudness, breakCount)
+        }
 
+        /// PipeWire's sources as `devices` lists them; the default one, named, records the
+        /// tone as loud as the first recording.
+        static func expectTheListedDefaultSourceRecordsTheTone(home: Home, session: PipeWireSession, loudness: Double, breakCount: Int) throws {
             // PipeWire's own sources are listed, each with the --mic that records from it;
             // the default one (the card's device 0) records the tone once the recording
             // has ended (a second client joining the source makes PipeWire renegotiate,
@@ -135,15 +158,6 @@ extension KernelDriverTests {
             #expect(besideBlocks.count >= 150 - Self.longestStart - 1 && Self.bursts(Self.runs(besideQuiet).map { $0[0] }) <= newBreaks
                         && Self.runs(besideQuiet).allSatisfy { $0.count <= Self.longestQuietRun(inserted: besideInserted) },
                     "the tone through \(mic): \(besideBlocks.count) blocks, quiet \(besideQuiet); silence inserted \(besideSidecar["insertedSilence"] ?? 0) s, at the end \(besideSidecar["closingSilence"] ?? 0) s; the server's breaks: \(session.serverBreaks)")
-
-            withExtendedLifetime(tone) {}
-
-            // Outside the session (no XDG_RUNTIME_DIR, as under cron): a one-line error.
-            let outside = try VidrecProcess.run(["start", "--camera", "test", "--mic", "default", "--max", "1"], home: home.path)
-            #expect(outside.code == 69, "\(outside.err)")
-            #expect(outside.err.contains("microphone 'default' goes through the PipeWire sound server, which this process cannot reach (XDG_RUNTIME_DIR is not set"),
-                    "\(outside.err)")
-            #expect(outside.err.contains("run vidrec as a user service"), "\(outside.err)")
         }
 
         /// Through a desktop's PulseAudio (``PulseAudioSession``) over the loopback card,

@@ -121,30 +121,39 @@ extension KernelDriverTests {
             let result = child.wait()
             withExtendedLifetime(tone) {}
             #expect(result.code == 0, "\(result.err)")
-            // The unplug is the first gap. In a guest starved by a busy host the gadget's
-            // stream may stall after the replug: a camera that sends nothing for the stall
-            // timeout is waited for and reopened as one that went, and its gap says so.
-            // Every other gap must be such a stall.
+            let (sidecar, gaps) = try Self.expectTheUnplugAndAnyStallsCounted(home: home, end: result.err)
+            try Self.expectTheMovieHoldsEachRunInOrderAndTheTone(home: home, sidecar: sidecar, gaps: gaps)
+        }
+
+        /// The unplug is the first gap. In a guest starved by a busy host the gadget's
+        /// stream may stall after the replug: a camera that sends nothing for the stall
+        /// timeout is waited for and reopened as one that went, and its gap says so.
+        /// Every other gap must be such a stall. Returns the sidecar and its gaps.
+        static func expectTheUnplugAndAnyStallsCounted(home: Home, end: String) throws -> (sidecar: [String: Any], gaps: [[String: Any]]) {
             let sidecar = try home.sidecar()
             let gaps = try #require(sidecar["cameraGaps"] as? [[String: Any]], "\(sidecar)")
             #expect(gaps.first?["reason"] as? String == "disappeared (it was unplugged or its driver stopped)", "\(gaps)")
             #expect(gaps.dropFirst().allSatisfy { $0["reason"] as? String == "it sent nothing for 5 s" }, "\(gaps)")
             #expect(gaps.allSatisfy { $0["back"] as? Bool == true } && (gaps.first?["seconds"] as? Double ?? 0) > 0, "\(gaps)")
             #expect(sidecar["cameraReturns"] as? Int == gaps.count, "\(sidecar)")
-            let stalled = gaps.count > 1
             // The gap in the end line, in local time, and in the sidecar.
             let times = gaps.count == 1 ? "once" : "\(gaps.count) times"
-            #expect(result.err.range(of: #"camera gone (\d\d:\d\d:\d\d-\d\d:\d\d:\d\d(, )?)+ \(\d+\.\d s; \d+ frames hold its last picture; back "# + times + #"\)"#,
-                                     options: .regularExpression) != nil, "\(result.err)")
+            #expect(end.range(of: #"camera gone (\d\d:\d\d:\d\d-\d\d:\d\d:\d\d(, )?)+ \(\d+\.\d s; \d+ frames hold its last picture; back "# + times + #"\)"#,
+                               options: .regularExpression) != nil, "\(end)")
             // Opened again in the same mode: nothing new to say about it.
-            #expect(result.err.components(separatedBy: "vidrec: camera mode: ").count == 2, "\(result.err)")
+            #expect(end.components(separatedBy: "vidrec: camera mode: ").count == 2, "\(end)")
+            return (sidecar, gaps)
+        }
+
+        /// The gadget numbers its frames from 0 at each start of streaming: a run for each
+        /// time it was opened, each in order, its last number held over the gap after it;
+        /// the microphone's tone runs through.
+        static func expectTheMovieHoldsEachRunInOrderAndTheTone(home: Home, sidecar: [String: Any], gaps: [[String: Any]]) throws {
+            let stalled = gaps.count > 1
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let duration = try Probe.formatDuration(file)
             try Probe.expectStreamsEndTogether(file, frameRate: 15)
             let gap = try #require(sidecar["cameraGapFrames"] as? Int, "\(sidecar)")
-            // The gadget numbers its frames from 0 at each start of streaming: a run for
-            // each time it was opened, each in order, its last number held over the gap
-            // after it.
             let numbers = try Probe.frameNumbers(file, width: 640, height: 360, everyPacket: true)
             let restarts = numbers.indices.dropFirst().filter { numbers[$0] < numbers[$0 - 1] }
             let runs = zip([0] + restarts, restarts + [numbers.count]).map { Array(numbers[$0..<$1]) }

@@ -90,8 +90,12 @@ import VidrecMP4
                                                      "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", list])
         #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
 
-        // Each segment's audio exactly as long as its video, as its file states; played
-        // one after the other as their files say (a gapless player), one unbroken tone.
+        try Self.expectOneUnbrokenToneAcrossTheCuts(files, lengths: lengths)
+    }
+
+    /// Each segment's audio exactly as long as its video, as its file states; played
+    /// one after the other as their files say (a gapless player), one unbroken tone.
+    static func expectOneUnbrokenToneAcrossTheCuts(_ files: [String], lengths: [Int]) throws {
         var samples: [Int16] = []
         for (file, frames) in zip(files, lengths) {
             let length = try #require(try Self.statedLength(file, stream: "a"))
