@@ -31,7 +31,17 @@ public final class EncodedStream: @unchecked Sendable {
         frameRate = kind == .video ? encoder.pointee.framerate : AVRational(num: 0, den: 1)
         let frameSize = encoder.pointee.frame_size > 0 ? encoder.pointee.frame_size : 1024
         packetsPerSecond = kind == .audio ? Double(encoder.pointee.sample_rate) / Double(frameSize) : 0
+        decoderPreroll = kind == .audio ? Self.preroll(of: encoder, frameSize: frameSize) : 0
         parameters = try OwnedCodecParameters(copying: encoder, subject: name)
+    }
+
+    /// One frame (a transform codec's overlap with the frame before), or the codec's
+    /// longer pre-roll (Opus asks for 80 ms), in the encoder's time base.
+    private static func preroll(of encoder: UnsafePointer<AVCodecContext>, frameSize: Int32) -> Int64 {
+        let rate = max(encoder.pointee.sample_rate, 1)
+        var samples = max(Int64(frameSize), Int64(encoder.pointee.seek_preroll))
+        if encoder.pointee.codec_id == AV_CODEC_ID_OPUS { samples = max(samples, Int64(rate) * 80 / 1000) }
+        return av_rescale_q(samples, AVRational(num: 1, den: rate), encoder.pointee.time_base)
     }
 
     /// Describes a video stream that is not encoded here: a camera's compressed stream,
@@ -42,6 +52,7 @@ public final class EncodedStream: @unchecked Sendable {
         self.timeBase = timeBase
         self.frameRate = frameRate
         packetsPerSecond = 0
+        decoderPreroll = 0
         self.parameters = parameters
     }
 
@@ -50,6 +61,12 @@ public final class EncodedStream: @unchecked Sendable {
 
     /// Packets a second, for audio: the sample rate over the encoder's frame size.
     let packetsPerSecond: Double
+
+    /// How much sound before a packet a decoder must be given for that packet to come
+    /// out whole, in the time base (0 for video): a file cut from an unbroken encoding
+    /// starts its sound that much earlier, hidden by its edit list, as ffmpeg does when
+    /// it cuts AAC.
+    let decoderPreroll: Int64
 
     /// The codec's identifier.
     var codecID: AVCodecID { parameters.pointer.pointee.codec_id }

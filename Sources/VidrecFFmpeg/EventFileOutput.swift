@@ -17,6 +17,11 @@ import VidrecMedia
 /// The video stream leads: its time is the event's, its keyframes are where an event may
 /// start and end. A sound recording has only audio, which leads then: every packet of it
 /// is a place to cut.
+///
+/// The sound of an event begins with the packets a decoder needs before its start
+/// (``EncodedStream/decoderPreroll``: the AAC frame before, for one), stamped before 0
+/// so that the file's edit list hides them, as ffmpeg does when it cuts AAC: without
+/// them the first frame would decode as a transform's warm-up, not the sound.
 public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     // @unchecked Sendable: only ``trigger()`` is called from other threads, and it only
     // sets an atomic flag; everything else runs on the output's own thread.
@@ -30,6 +35,11 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     private let sink: any SegmentSink
     private let triggered = Atomic<Bool>(false)
     private var kept: [EncodedPacket] = []
+    /// Where an event opened now would start: the cut point what is kept begins at.
+    private var keptStart = -Double.infinity
+    /// The open event's newest audio packets, which the next event may need before its
+    /// start (it may start at the keyframe this one ends at).
+    private var writtenAudio: [EncodedPacket] = []
     private var event: (file: MovieFileOutput, path: String, index: Int, start: Double)?
     private var events = 0
     private var end: Double = 0
@@ -71,6 +81,14 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     /// The packet's presentation time in seconds.
     private static func time(of packet: EncodedPacket) -> Double {
         Double(packet.presentationTime) * av_q2d(packet.stream.timeBase)
+    }
+
+    /// Whether `packet` is sound from before `start` (seconds) that a decoder needs for
+    /// the sound from `start` on to come out whole.
+    private static func primes(_ packet: EncodedPacket, before start: Double) -> Bool {
+        guard packet.kind == .audio else { return false }
+        let time = time(of: packet)
+        return time < start && time + packet.seconds + Double(packet.stream.decoderPreroll) * av_q2d(packet.stream.timeBase) > start
     }
 
     public func write(_ packet: EncodedPacket) throws {
@@ -130,13 +148,14 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         kept.append(packet)
         let keyframes = kept.filter(isCutPoint).map(Self.time(of:))
         let start = keyframes.last(where: { $0 <= newest - pre }) ?? keyframes.first ?? (newest - pre - 2)
-        kept.removeAll { Self.time(of: $0) < start }
+        keptStart = start
+        kept.removeAll { Self.time(of: $0) < start && !Self.primes($0, before: start) }
     }
 
     /// Opens the event's file and writes what was kept, from its first keyframe; with no
     /// keyframe kept yet (a trigger at the very start), at the next one.
     private func open() throws {
-        guard let first = kept.first(where: isCutPoint) else {
+        guard let first = kept.first(where: { isCutPoint($0) && Self.time(of: $0) >= keptStart }) else {
             waitingForKeyframe = true
             return
         }
@@ -149,20 +168,29 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         events += 1
         let backlog = kept
         kept.removeAll()
-        for packet in backlog where Self.time(of: packet) >= start { try write(packet, into: file, from: start) }
+        for packet in backlog where Self.time(of: packet) >= start || Self.primes(packet, before: start) {
+            try write(packet, into: file, from: start)
+        }
     }
 
     /// Writes `packet` with its time counted from `start`; audio from before the first
-    /// picture is left out.
+    /// picture is left out, but for what primes the decoder (stamped before 0).
     private func write(_ packet: EncodedPacket, into file: MovieFileOutput, from start: Double) throws {
         let offset = Int64((start / av_q2d(packet.stream.timeBase)).rounded())
-        if packet.kind == .audio, packet.presentationTime < offset { return }
+        if packet.kind == .audio, packet.presentationTime < offset, !Self.primes(packet, before: start) { return }
         try file.write(packet, shiftedBack: offset)
+        if packet.kind == .audio {
+            writtenAudio.removeAll { !Self.primes($0, before: Self.time(of: packet)) }
+            writtenAudio.append(packet)
+        }
     }
 
     private func close() throws {
         guard let current = event else { return }
         event = nil
+        // The next event may start where this one ends: its sound's primer is kept.
+        kept = writtenAudio + kept
+        writtenAudio.removeAll()
         var failure: (any Error)?
         do { try current.file.finish() } catch { failure = error }
         closedBytes += current.file.bytesWritten

@@ -25,6 +25,24 @@ import VidrecMedia
         var firstFrame: Int
         var frames: Int
         var sound: Double
+        /// How far the 440 Hz tone stands from where the recording had it, in samples,
+        /// and how loud it is, over each of its first windows of 1200 samples (11 periods).
+        var tone: [(shift: Double, amplitude: Double)] = []
+
+        static func == (a: Event, b: Event) -> Bool { (a.firstFrame, a.frames, a.sound) == (b.firstFrame, b.frames, b.sound) }
+    }
+
+    /// The tone in the first windows of `samples`, sample 0 being `first` of the recording.
+    static func tone(_ samples: [Int16], first: Int) -> [(shift: Double, amplitude: Double)] {
+        let omega = 2 * Double.pi * 440 / 48000
+        return stride(from: 0, to: min(samples.count - 1199, 3600), by: 1200).map { start in
+            var (sine, cosine) = (0.0, 0.0)
+            for i in start..<(start + 1200) {
+                sine += Double(samples[i]) * sin(omega * Double(first + i))
+                cosine += Double(samples[i]) * cos(omega * Double(first + i))
+            }
+            return (atan2(cosine, sine) / omega, 2 * (sine * sine + cosine * cosine).squareRoot() / 1200)
+        }
     }
 
     /// The packet's time in the recording, in seconds.
@@ -63,7 +81,8 @@ import VidrecMedia
             let video = try SegmentedFileOutputTests.videoPackets(closed.1)
             #expect(video.first?.key == true, "an event starts with a keyframe")
             let samples = try SegmentedFileOutputTests.statedLength(closed.1, stream: "a") ?? 0
-            return Event(firstFrame: Int((opened.1 * 15).rounded()), frames: video.count, sound: Double(samples) / 48000)
+            let tone = Self.tone(try SegmentedFileOutputTests.decodedSamples(closed.1), first: Int((opened.1 * 48000).rounded()))
+            return Event(firstFrame: Int((opened.1 * 15).rounded()), frames: video.count, sound: Double(samples) / 48000, tone: tone)
         }
     }
 
@@ -90,6 +109,21 @@ import VidrecMedia
         let events = try Self.events(pre: 0.5, post: 0.5, triggers: [1.0, 4.5])
         #expect(events.map(\.firstFrame) == [0, 50] && events.map(\.frames) == [30, 30], "\(events)")
         for event in events {
+            #expect(abs(event.sound - Double(event.frames) / 15) < 0.07, "the sound spans the pictures: \(events)")
+        }
+    }
+
+    /// An event's sound is the recording's from its first sample: the packets a decoder
+    /// needs before it are in the file, hidden by its edit list. Events that start at the
+    /// recording's start, well inside it, and at the keyframe the one before ended at.
+    @Test func anEventsSoundIsTheRecordingsFromItsFirstSample() throws {
+        // At 1.0 s (newest 14): from keyframe 0 to 30 (14 + 7.5); at 2.4 s (newest 35):
+        // from keyframe 30, where the first ended, to 50 (35 + 7.5); at 4.5 s: from 50.
+        let events = try Self.events(pre: 0.5, post: 0.5, triggers: [1.0, 2.4, 4.5])
+        #expect(events.map(\.firstFrame) == [0, 30, 50], "\(events)")
+        for event in events {
+            #expect(event.tone.count == 3 && event.tone.allSatisfy { abs($0.shift) < 0.5 && abs($0.amplitude - 8000) < 320 },
+                    "the tone from the event's first sample, frame \(event.firstFrame): \(event.tone)")
             #expect(abs(event.sound - Double(event.frames) / 15) < 0.07, "the sound spans the pictures: \(events)")
         }
     }
