@@ -2,6 +2,7 @@ import CFFmpeg
 import CSystemShims
 import CVidrecPixels
 import VidrecMedia
+import VidrecSystem
 
 /// The video stream of a movie: its encoder, its output frame and the scaler that
 /// turns camera frames (any size, any ``PixelFormat``) into the preset's size and format.
@@ -24,6 +25,8 @@ final class VideoStreamEncoder: StreamEncoder {
     private let fit: VideoFit
     /// For `--mirror`: each plane's bytes per row and rows, flipped after scaling.
     private var mirroredPlanes: [(width: Int, rows: Int)] = []
+    /// For `--overlay`: burns the text into each picture, after mirroring.
+    private var painter: OverlayPainter?
     /// Whether the movie stores full-range pixels (a Motion JPEG camera's, kept as they
     /// are; see ``VideoEncoding/sourceFormat``).
     private let isFullRange: Bool
@@ -77,6 +80,10 @@ final class VideoStreamEncoder: StreamEncoder {
         stream.rotation = settings.rotation
         if settings.isMirrored {
             mirroredPlanes = try VideoStreamEncoder.mirrorablePlanes(pixelFormat, width: settings.width, height: settings.height)
+        }
+        if let overlay = settings.overlay {
+            painter = try VideoStreamEncoder.painter(overlay, pixelFormat, width: settings.width, height: settings.height,
+                                                     fullRange: isFullRange)
         }
 
         for owner in [ownedFrame, chroma] {
@@ -282,7 +289,7 @@ final class VideoStreamEncoder: StreamEncoder {
         let cc = codecContext.pointee
         if isFullRange, mirroredPlanes.isEmpty, input.pixelFormat.isJPEG, let decoded,
            input.width == Int(cc.width), input.height == Int(cc.height),
-           let direct = try direct(decoded, frameIndex: frameIndex) {
+           let direct = try direct(decoded, frameIndex: frameIndex, capturedAt: input.captureTime) {
             return direct
         }
         var source = picture.planes
@@ -314,8 +321,16 @@ final class VideoStreamEncoder: StreamEncoder {
             guard let start = frame.plane(plane) else { continue }
             PlaneMirror.flip(start, stride: Int(destinationStrides[plane]), width: size.width, rows: size.rows)
         }
+        paint(frame, capturedAt: input.captureTime)
         frame.pointee.pts = frameIndex
         return frame
+    }
+
+    /// Burns the overlay's text for `captureTime` (``MonotonicClock``) into `picture`.
+    private func paint(_ picture: UnsafeMutablePointer<AVFrame>, capturedAt captureTime: Int64) {
+        guard let painter else { return }
+        painter.paint(planes: (0..<3).map { picture.plane($0) }, strides: (0..<3).map { Int(picture.linesize($0)) },
+                      wallTime: WallClock.time(ofMonotonic: captureTime))
     }
 
     /// A decoded JPEG at the movie's size, handed to the encoder without a pass of the
@@ -327,7 +342,8 @@ final class VideoStreamEncoder: StreamEncoder {
     ///
     /// - Returns: the frame to send, valid until the next call; `nil` for a JPEG in
     ///   another layout (4:4:4, greyscale), which takes the scaler's way.
-    private func direct(_ decoded: UnsafeMutablePointer<AVFrame>, frameIndex: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
+    private func direct(_ decoded: UnsafeMutablePointer<AVFrame>, frameIndex: Int64,
+                        capturedAt: Int64) throws -> UnsafeMutablePointer<AVFrame>? {
         let layout = AVPixelFormat(rawValue: decoded.pointee.format)
         guard layout == AV_PIX_FMT_YUVJ420P || layout == AV_PIX_FMT_YUVJ422P else { return nil }
         let out = directFrame.pointer  // emptied by prepare(_:frameIndex:) before decoding
@@ -354,8 +370,36 @@ final class VideoStreamEncoder: StreamEncoder {
         }
         out.pointee.format = codecContext.pointee.pix_fmt.rawValue
         out.pointee.color_range = AVCOL_RANGE_JPEG
+        // Drawn into the decoder's picture in place: it is this frame's alone (the
+        // decoder writes the next one into another buffer of its pool), and the encoder
+        // takes its own reference or copy when it is sent.
+        paint(out, capturedAt: capturedAt)
         out.pointee.pts = frameIndex
         return out
+    }
+
+    /// The painter of `overlay` for `format` at `width`x`height`: planar 8-bit YUV or
+    /// greyscale only.
+    ///
+    /// - Throws: ``FFmpegError`` of kind ``FFmpegError/Kind/unsupportedSettings`` for
+    ///   packed, RGB or deeper formats, naming those that work.
+    static func painter(_ overlay: TextOverlay, _ format: AVPixelFormat, width: Int, height: Int,
+                        fullRange: Bool) throws(FFmpegError) -> OverlayPainter {
+        guard let descriptor = av_pix_fmt_desc_get(format) else {
+            throw FFmpegError("--overlay", "pixel format \(format.rawValue)", code: cffmpeg_averror(EINVAL), kind: .unsupportedSettings)
+        }
+        let desc = descriptor.pointee
+        let components = withUnsafeBytes(of: desc.comp) { raw in
+            (0..<Int(desc.nb_components)).map { raw.load(fromByteOffset: $0 * MemoryLayout<AVComponentDescriptor>.stride, as: AVComponentDescriptor.self) }
+        }
+        let planar = desc.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 || desc.nb_components == 1
+        guard planar, desc.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0, components.allSatisfy({ $0.step == 1 && $0.depth == 8 }) else {
+            throw FFmpegError("--overlay", String(cString: desc.name), code: cffmpeg_averror(EINVAL),
+                              hint: "--overlay draws into planar 8-bit YUV pictures such as yuv420p, yuv422p and yuv444p; change 'video.pixelFormat' in the preset",
+                              kind: .unsupportedSettings)
+        }
+        return OverlayPainter(overlay, width: width, height: height,
+                              chromaShift: (Int(desc.log2_chroma_w), Int(desc.log2_chroma_h)), fullRange: fullRange)
     }
 
     /// The planes of `format` at `width`x`height` as (bytes per row, rows), for flipping

@@ -27,6 +27,8 @@ public struct VideoEncoding: Sendable, Equatable {
     public var rotation = 0
     /// Whether each picture is flipped left to right before encoding (`--mirror`).
     public var isMirrored = false
+    /// A line of text burned into each picture (`--overlay`), or `nil`.
+    public var overlay: TextOverlay?
     /// The processors the encoder sizes its threads for, or `nil` for those this process
     /// may run on. x264 starts one and a half frame threads a processor, and each holds a
     /// frame back; vidrec caps them so that what a crash loses stays bounded on a

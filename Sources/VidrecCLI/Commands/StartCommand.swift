@@ -113,6 +113,7 @@ struct StartCommand: VidrecCommand {
         var preset = try context.presetLibrary.preset(named: options.quality)
         preset.settings.video.rotation = options.rotation
         preset.settings.video.isMirrored = options.mirror
+        preset.settings.video.overlay = options.overlay?.naming(name: HostName.current())
         var handling = options.video ?? preset.settings.video.handling
         if handling != .encode, let reason = options.reasonNotToCopy {
             if handling == .copy {

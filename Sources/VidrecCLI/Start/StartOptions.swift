@@ -2,6 +2,7 @@ import Foundation
 import VidrecCore
 import VidrecFFmpeg
 import VidrecMedia
+import VidrecSystem
 import VidrecTestSources
 import VidrecV4L2
 
@@ -38,6 +39,8 @@ struct StartOptions {
         ] + StartOptions.controlArguments + [
         ] + StartOptions.orientationArguments + [
             Key.video.spec,
+            Key.overlay.spec,
+            Key.overlayCorner.spec,
             Key.segment.spec,
             Key.segmentAtClock.spec,
             Key.pre.spec,
@@ -72,6 +75,8 @@ struct StartOptions {
     var segmentAtClock = false
     var rotation = 0
     var mirror = false
+    /// `--overlay` and `--overlay-corner`, `{name}` and `{camera}` not filled in yet.
+    var overlay: TextOverlay?
     /// `--video`: whether the camera's compressed stream may be stored as it is.
     var video: VideoHandling?
     var controls = CameraControlRequest()
@@ -165,6 +170,7 @@ struct StartOptions {
     private mutating func readPicture(_ arguments: ParsedArguments) throws(ParserError) {
         rotation = try StartOptions.rotation(arguments)
         mirror = arguments[Key.mirror]
+        overlay = try StartOptions.overlay(arguments)
         if let text = arguments[Key.video] {
             guard let handling = VideoHandling(rawValue: text) else {
                 throw .invalidValue(text, for: "--video <auto|copy|encode>", reason: "use auto, copy (store the camera's own H.264 or MJPEG) or encode")
@@ -208,7 +214,7 @@ struct StartOptions {
         // The options that act on a picture.
         let refused = [Key.cameraFormat.spec, Key.fit.spec, Key.rotate.spec, Key.focus.spec, Key.exposure.spec, Key.whiteBalance.spec,
                        Key.torch.spec, StartFeatures.Key.snapEvery.spec, StartFeatures.Key.trigger.spec, StartFeatures.Key.live.spec,
-                       Key.set.spec, Key.mirror.spec]
+                       Key.set.spec, Key.mirror.spec, Key.overlay.spec, Key.overlayCorner.spec]
         for argument in refused where arguments.gave(argument) {
             throw .conflicting(argument.synopsis, sound)
         }
@@ -218,7 +224,33 @@ struct StartOptions {
     /// Why the camera's stream cannot be stored as it is with these options, if it cannot.
     var reasonNotToCopy: String? {
         if mirror { return "--mirror, which changes every picture" }
+        if overlay != nil { return "--overlay, which draws on every picture" }
         return nil
+    }
+
+    /// Parses `--overlay` and `--overlay-corner`: a template that makes a line of text,
+    /// with no field in braces but ``TextOverlay/fields``.
+    static func overlay(_ arguments: ParsedArguments) throws(ParserError) -> TextOverlay? {
+        let corner = try arguments[Key.overlayCorner].map { text throws(ParserError) in
+            guard let corner = TextOverlay.Corner(rawValue: text) else {
+                throw .invalidValue(text, for: "--overlay-corner <corner>", reason: "use top-left, top-right, bottom-left or bottom-right")
+            }
+            return corner
+        }
+        guard let template = arguments[Key.overlay] else {
+            if corner != nil { throw .conflicting("--overlay-corner <corner>", "a recording without --overlay") }
+            return nil
+        }
+        var rest = template
+        for field in TextOverlay.fields { rest = rest.replacingOccurrences(of: field, with: "") }
+        if let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            throw .invalidValue(template, for: "--overlay <text>", reason: "\(rest[open...close]) is no field; use {camera} or {name}, and strftime fields such as %F %T")
+        }
+        let sample = TextOverlay(template: template).naming(camera: "camera", name: "name").template
+        guard WallClock.localText(sample, seconds: WallClock.now() / 1_000_000_000) != nil else {
+            throw .invalidValue(template, for: "--overlay <text>", reason: "it makes no text, or more than 511 bytes; give a line such as '%F %T {camera}'")
+        }
+        return TextOverlay(template: template, corner: corner ?? .topLeft)
     }
 
     /// `--rotate` and `--mirror`: how the recorded picture is turned and flipped.

@@ -53,6 +53,7 @@ extension Recorder {
         // away from is released at once.
         var opened: OpenedCamera? = try devices.openCamera(adjusting: &preset.settings.video)
         let camera = (name: opened!.source.displayName, path: opened!.path, mode: opened!.mode, format: opened!.source.videoFormat)
+        preset.settings.video.overlay = preset.settings.video.overlay?.naming(camera: camera.name)
         let copiedStream = opened!.copiedStream
         if audio == nil { preset.settings.audio = nil }
         if preset.settings.isAudioOnly {

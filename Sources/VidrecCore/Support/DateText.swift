@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import VidrecSystem
 
 /// The dates a recording writes (its ID, its sidecar's and its movie's start time),
 /// made with the C library instead of Foundation's `DateFormatter` and
@@ -12,12 +13,7 @@ public enum DateText {
     ///
     /// - Returns: the text, or nil when it would be empty or longer than 511 bytes.
     public static func local(_ template: String, _ date: Date) -> String? {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        guard localtime_r(&time, &parts) != nil else { return nil }
-        var buffer = [CChar](repeating: 0, count: 512)
-        guard strftime(&buffer, buffer.count, template, &parts) > 0 else { return nil }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        WallClock.localText(template, seconds: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// A recording's ID: `20261201-093015`, the local time to the second.
