@@ -34,20 +34,35 @@ import VidrecSystem
                 "no sidecar or note left")
     }
 
-    @Test func aNoteWhoseCopyNeverTookItsNameLeavesTheRecordingPending() throws {
+    @Test func aNoteWhoseCopyHasNoNameYetLeavesTheRecordingPendingUntilTheCopyHasOne() throws {
         let album = try TemporaryDirectory(under: "/dev/shm")
         let entry = try store.makeFinishedRecording(holding: bytes, at: Date())
-        // Killed before the copy was placed: the copy is still hidden, under another
-        // name (and another file of the album, not the copy, has a name).
+        // A save under way in another process (or killed there): the copy is still
+        // hidden, under another name (and another file of the album, not the copy, has
+        // a name). A listing now leaves the recording pending and the note in place.
         let hidden = album.path + "/.vidrec-door-1.partial"
         try bytes.write(to: URL(fileURLWithPath: hidden))
         try Data("other".utf8).write(to: URL(fileURLWithPath: album.path + "/other.mp4"))
         var info = stat()
         try #require(stat(hidden, &info) == 0)
         try store.noteSave(of: entry, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), album: album.path)
+        let note = store.directory + "/" + entry.id + ".saving"
         #expect(store.list().map(\.id) == [entry.id])
         #expect(FileManager.default.contents(atPath: entry.mediaPath) == bytes)
-        #expect(!FileManager.default.fileExists(atPath: store.directory + "/" + entry.id + ".saving"), "the note is dropped")
+        #expect(FileManager.default.fileExists(atPath: note), "the note is kept while the copy has no name")
+        // The copy takes its name, and the saving process is killed before removing the
+        // pending file: the next listing finishes the save.
+        try FileManager.default.moveItem(atPath: hidden, toPath: album.path + "/door.mp4")
+        #expect(store.list().isEmpty, "the recording is the album's")
+        #expect(!FileManager.default.fileExists(atPath: entry.mediaPath) && !FileManager.default.fileExists(atPath: note))
+    }
+
+    @Test func discardingARecordingRemovesItsNote() throws {
+        let album = try TemporaryDirectory(under: "/dev/shm")
+        let entry = try store.makeFinishedRecording(holding: bytes, at: Date())
+        try store.noteSave(of: entry, device: 1, inode: 2, album: album.path)
+        try store.discard(try #require(store.list().first))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).isEmpty, "nothing left pending")
     }
 
     @Test func aSaveAcrossFileSystemsLeavesNoNote() throws {

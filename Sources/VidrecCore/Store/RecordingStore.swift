@@ -303,7 +303,9 @@ public struct RecordingStore: Sendable {
     /// Interrupted recordings are finalized first. A `kill -9` at any moment leaves the
     /// recording either pending or in the album, whole; across file systems, killed
     /// between the copy taking its name and the pending file's removal, it is in both
-    /// until the next listing (``finishKilledSave(_:)``) removes the pending one.
+    /// until the next listing (``finishKilledSave(_:)``) removes the pending one. A
+    /// listing in another process while the copy is still hidden keeps the note, so a
+    /// kill just after does not leave the recording in both places either.
     ///
     /// - Returns: the path in the album.
     public func commit(_ entry: Entry, to album: Album, name: String?,
@@ -348,14 +350,13 @@ public struct RecordingStore: Sendable {
     /// Finishes a save that was killed after its copy took its name in the album and
     /// before the pending file was removed: when `entry`'s note names a file in the
     /// album that is there (the same device and inode), the pending file goes and the
-    /// recording is the album's alone. A note whose copy never took its name is
-    /// dropped (the next save removes the abandoned copy).
+    /// recording is the album's alone. A note whose copy has no name in the album is
+    /// kept: the save may be under way in another process, about to give it one (or it
+    /// was killed before, and the next save, or a discard, replaces the note).
     ///
     /// - Returns: the album file, when the save had finished there.
     func finishKilledSave(_ entry: Entry) -> String? {
-        let marker = savingPath(entry.id)
-        guard let data = StateFile.contents(marker, limit: 1 << 12) else { return nil }
-        defer { FileSystem.removeQuietly(marker) }
+        guard let data = StateFile.contents(savingPath(entry.id), limit: 1 << 12) else { return nil }
         let fields = String(decoding: data, as: UTF8.self).split(separator: " ", maxSplits: 2).map(String.init)
         guard fields.count == 3, let device = UInt64(fields[0]), let inode = UInt64(fields[1]),
               let names = try? FileManager.default.contentsOfDirectory(atPath: fields[2]) else { return nil }
