@@ -56,6 +56,32 @@ public final class EncodedStream: @unchecked Sendable {
         self.parameters = parameters
     }
 
+    /// Describes a timed-text stream made here, not by an encoder (``ClockTrack``):
+    /// `codec` with `extradata` (its sample description), stamped in milliseconds, with
+    /// `cuesPerSecond` packets a second.
+    ///
+    /// The corresponding C function is `av_mallocz`.
+    init(timedText codec: AVCodecID, extradata: [UInt8], cuesPerSecond: Double, name: String) throws(FFmpegError) {
+        kind = .subtitle
+        encoderName = name
+        timeBase = AVRational(num: 1, den: 1000)
+        frameRate = AVRational(num: 0, den: 1)
+        packetsPerSecond = cuesPerSecond
+        decoderPreroll = 0
+        parameters = try OwnedCodecParameters(subject: name)
+        let codecParameters = parameters.pointer
+        codecParameters.pointee.codec_type = AVMEDIA_TYPE_SUBTITLE
+        codecParameters.pointee.codec_id = codec
+        if !extradata.isEmpty {
+            // Freed with the parameters (avcodec_parameters_free), padded as FFmpeg wants.
+            let bytes = try allocated(av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)), "av_mallocz", name)
+                .assumingMemoryBound(to: UInt8.self)
+            bytes.update(from: extradata, count: extradata.count)
+            codecParameters.pointee.extradata = bytes
+            codecParameters.pointee.extradata_size = Int32(extradata.count)
+        }
+    }
+
     /// Frames a second, for video.
     var framesPerSecond: Double { frameRate.num > 0 && frameRate.den > 0 ? av_q2d(frameRate) : 0 }
 

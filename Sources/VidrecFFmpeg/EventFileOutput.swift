@@ -46,7 +46,8 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     private var newest: Double = 0
     private var closedBytes: Int64 = 0
     private var waitingForKeyframe = false
-    /// Audio past an event's end, waiting for the keyframe that ends it.
+    /// Audio (and clock-track cues) past an event's end, waiting for the keyframe that
+    /// ends it.
     private var heldAudio: [EncodedPacket] = []
 
     /// Creates the output; nothing is written before the first trigger.
@@ -83,12 +84,17 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         Double(packet.presentationTime) * av_q2d(packet.stream.timeBase)
     }
 
-    /// Whether `packet` is sound from before `start` (seconds) that a decoder needs for
-    /// the sound from `start` on to come out whole.
-    private static func primes(_ packet: EncodedPacket, before start: Double) -> Bool {
-        guard packet.kind == .audio else { return false }
+    /// Whether `packet`, from before `start` (seconds), is needed by an event starting
+    /// there: sound a decoder needs for the sound from `start` on to come out whole, or
+    /// the clock track's cue still showing at `start`.
+    private static func isNeeded(_ packet: EncodedPacket, before start: Double) -> Bool {
         let time = time(of: packet)
-        return time < start && time + packet.seconds + Double(packet.stream.decoderPreroll) * av_q2d(packet.stream.timeBase) > start
+        guard time < start else { return false }
+        switch packet.kind {
+        case .video: return false
+        case .audio: return time + packet.seconds + Double(packet.stream.decoderPreroll) * av_q2d(packet.stream.timeBase) > start
+        case .subtitle: return time + packet.seconds > start
+        }
     }
 
     public func write(_ packet: EncodedPacket) throws {
@@ -121,7 +127,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
                 heldAudio.removeAll()
                 try close()
                 for audio in after { keep(audio) }
-            } else if packet.kind == .audio, time >= end || !heldAudio.isEmpty {
+            } else if packet.kind != .video, time >= end || !heldAudio.isEmpty {
                 heldAudio.append(packet)
                 return
             } else {
@@ -149,7 +155,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         let keyframes = kept.filter(isCutPoint).map(Self.time(of:))
         let start = keyframes.last(where: { $0 <= newest - pre }) ?? keyframes.first ?? (newest - pre - 2)
         keptStart = start
-        kept.removeAll { Self.time(of: $0) < start && !Self.primes($0, before: start) }
+        kept.removeAll { Self.time(of: $0) < start && !Self.isNeeded($0, before: start) }
     }
 
     /// Opens the event's file and writes what was kept, from its first keyframe; with no
@@ -168,19 +174,20 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         events += 1
         let backlog = kept
         kept.removeAll()
-        for packet in backlog where Self.time(of: packet) >= start || Self.primes(packet, before: start) {
+        for packet in backlog where Self.time(of: packet) >= start || Self.isNeeded(packet, before: start) {
             try write(packet, into: file, from: start)
         }
     }
 
     /// Writes `packet` with its time counted from `start`; audio from before the first
-    /// picture is left out, but for what primes the decoder (stamped before 0).
+    /// picture is left out, but for what primes the decoder (stamped before 0), and the
+    /// clock track's cue showing at the start is cut to begin there.
     private func write(_ packet: EncodedPacket, into file: MovieFileOutput, from start: Double) throws {
         let offset = Int64((start / av_q2d(packet.stream.timeBase)).rounded())
-        if packet.kind == .audio, packet.presentationTime < offset, !Self.primes(packet, before: start) { return }
-        try file.write(packet, shiftedBack: offset)
+        if packet.kind != .video, packet.presentationTime < offset, !Self.isNeeded(packet, before: start) { return }
+        try file.write(packet, shiftedBack: offset, clamped: packet.kind == .subtitle)
         if packet.kind == .audio {
-            writtenAudio.removeAll { !Self.primes($0, before: Self.time(of: packet)) }
+            writtenAudio.removeAll { !Self.isNeeded($0, before: Self.time(of: packet)) }
             writtenAudio.append(packet)
         }
     }

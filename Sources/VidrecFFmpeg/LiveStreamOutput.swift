@@ -55,7 +55,8 @@ public final class LiveStreamOutput: PacketOutput {
     public init(destination: LiveDestination, streams: [EncodedStream],
                 report: @escaping @Sendable (String) -> Void) throws(FFmpegError) {
         self.destination = destination
-        self.streams = streams
+        // A clock track stays in the files: FLV and MPEG-TS carry no timed text.
+        self.streams = streams.filter { $0.kind != .subtitle }
         self.report = report
         // It joins the server at a video keyframe: a sound recording has none.
         guard streams.contains(where: { $0.kind == .video }) else {
@@ -68,7 +69,7 @@ public final class LiveStreamOutput: PacketOutput {
                               hint: "this FFmpeg cannot write \(destination.muxerName) for \(destination.scheme.rawValue)://",
                               kind: .unsupportedSettings)
         }
-        for stream in streams where avformat_query_codec(format, stream.codecID, FF_COMPLIANCE_NORMAL) == 0 {
+        for stream in self.streams where avformat_query_codec(format, stream.codecID, FF_COMPLIANCE_NORMAL) == 0 {
             let codec = String(cString: avcodec_get_name(stream.codecID))
             throw FFmpegError("avformat_query_codec", "\(codec) for \(destination)", code: cffmpeg_averror(EINVAL),
                               hint: "\(destination.scheme.rawValue):// carries \(destination.muxerName), which cannot hold \(codec); record with a preset that uses H.264 and AAC, such as 'medium'",
@@ -83,6 +84,7 @@ public final class LiveStreamOutput: PacketOutput {
     /// after the last failed attempt is over); drops it when there is no connection.
     /// Never throws: the stream's failures are its own, never the recording's.
     public func write(_ packet: EncodedPacket) throws {
+        guard packet.kind != .subtitle else { return }
         if connection == nil {
             guard packet.kind == .video, packet.isKeyframe, MonotonicClock.now() >= nextAttempt,
                   !ending.load(ordering: .relaxed), connect() else {
@@ -128,6 +130,8 @@ public final class LiveStreamOutput: PacketOutput {
                 seconds -= oldest.seconds
                 waitingAudio.removeFirst()
             }
+        case .subtitle:
+            break
         }
     }
 

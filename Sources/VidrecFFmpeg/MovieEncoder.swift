@@ -27,6 +27,8 @@ public final class MovieEncoder: CaptureOutput {
     /// The audio encoder; a movie cut into segments gets a new one for each segment, so
     /// that its audio ends and the next one's starts on the same sample.
     private var audio: AudioStreamEncoder?
+    /// The wall-clock track (`--clock-track`), if the movie has one.
+    private let clock: ClockTrack?
     /// A movie cut into segments with outputs that take it as one stream (a live stream,
     /// the event files): their audio, one encoder for the whole recording.
     private var unbrokenAudio: AudioStreamEncoder?
@@ -85,7 +87,9 @@ public final class MovieEncoder: CaptureOutput {
             video = try VideoStreamEncoder(settings: settings.video, globalHeader: globalHeader)
         }
         audio = try settings.audio.map { try AudioStreamEncoder(settings: $0, globalHeader: globalHeader) }
-        streams = [video?.stream ?? copier?.stream].compactMap { $0 } + (audio.map { [$0.stream] } ?? [])
+        clock = settings.hasClockTrack && !settings.isAudioOnly
+            ? try ClockTrack(container: settings.container, frameRate: settings.video.frameRate) : nil
+        streams = [video?.stream ?? copier?.stream].compactMap { $0 } + (audio.map { [$0.stream] } ?? []) + (clock.map { [$0.stream] } ?? [])
         audioSettings = settings.audio
         self.globalHeader = globalHeader
         frameRate = settings.video.frameRate
@@ -264,6 +268,10 @@ public final class MovieEncoder: CaptureOutput {
         try startIfNeeded()
         if let copier {
             if let packet = try copier.append(frame, slot: frameIndex) { try send(packet) }
+            if let clock, let cue = try clock.cue(atSlot: frameIndex, capturedAt: frame.captureTime, segment: copier.segment,
+                                                  segmentStart: copier.segmentStart) {
+                try send(cue)
+            }
             if segments != nil {
                 if copier.segment != videoSegment {
                     videoSegment = copier.segment
@@ -275,6 +283,13 @@ public final class MovieEncoder: CaptureOutput {
         }
         // A sound recording's frames only keep its time: the audio's segments follow the plan.
         guard let video else { return }
+        if let clock {
+            let segment = segments?.segment(ofFrame: frameIndex) ?? 0
+            if let cue = try clock.cue(atSlot: frameIndex, capturedAt: frame.captureTime, segment: segment,
+                                       segmentStart: segments?.start(ofSegment: segment) ?? 0) {
+                try send(cue)
+            }
+        }
         try video.append(frame, frameIndex: frameIndex, encode: encodePicture)
     }
 
@@ -383,6 +398,7 @@ public final class MovieEncoder: CaptureOutput {
                 try audio.drain { try encode(audio, $0) }
                 try encode(audio, nil)
             }
+            if let cue = try clock?.finish() { try send(cue) }
         } catch {
             encoderError = error
         }

@@ -68,6 +68,12 @@ public final class MovieFileOutput: PacketOutput {
         }
         format.pointee.pb = io.context
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
+        if streams[.subtitle] != nil {
+            // The interleaving waits for a packet of every stream, and the clock track's
+            // come a second apart, past it (``write(_:shiftedBack:clamped:)``): without a
+            // bound it would hold the video and sound for libavformat's 10 s.
+            format.pointee.max_interleave_delta = MovieFileOutput.clockTrackInterleaving
+        }
         try muxer.writeHeader(options: container.recordingOptions + MovieFileOutput.timescaleOption(for: encoded, container: container),
                               subject: path)
         headerWritten = true
@@ -94,6 +100,11 @@ public final class MovieFileOutput: PacketOutput {
         return [("movie_timescale", "\(rate)")]
     }
 
+    /// How much video and sound the muxer holds at most, in microseconds, to interleave
+    /// them, in a movie with a clock track: a little more than the encoder holds the
+    /// video behind the sound (``VideoStreamEncoder/heldSeconds``).
+    static let clockTrackInterleaving: Int64 = 500_000
+
     /// How long a recording without a time limit the room for its index is sized for:
     /// five minutes (a few hundred kilobytes).
     public static let defaultIndexSeconds: Double = 300
@@ -106,7 +117,8 @@ public final class MovieFileOutput: PacketOutput {
         for stream in streams {
             switch stream.kind {
             case .video: frames = stream.framesPerSecond
-            case .audio: audioPackets = stream.packetsPerSecond
+            case .audio: audioPackets += stream.packetsPerSecond
+            case .subtitle: audioPackets += stream.packetsPerSecond
             }
         }
         var bytes = FragmentedMovieIndexer.reserve(seconds: seconds, framesPerSecond: frames, audioPacketsPerSecond: audioPackets)
@@ -125,10 +137,22 @@ public final class MovieFileOutput: PacketOutput {
 
     /// Writes `encoded` with its timestamps moved back by `offset` in the encoder's time
     /// base, so that a segment of a longer recording starts at 0.
-    func write(_ encoded: EncodedPacket, shiftedBack offset: Int64) throws {
+    ///
+    /// The clock track's cues, one a second, go to the muxer as they come rather than
+    /// through its interleaving, which would hold the video and sound back until the
+    /// next cue (and a crash would lose that much more).
+    ///
+    /// - Parameter clamped: a cue that began before `offset` is cut to start at 0.
+    func write(_ encoded: EncodedPacket, shiftedBack offset: Int64, clamped: Bool = false) throws {
         guard let stream = streams[encoded.kind] else { return }
-        try encoded.reference(into: packet, for: stream, shiftedBack: offset, subject: path)
-        let written = av_interleaved_write_frame(format, packet)
+        try encoded.reference(into: packet, for: stream, shiftedBack: offset, clamped: clamped, subject: path)
+        let written: Int32
+        if encoded.kind == .subtitle {
+            written = av_write_frame(format, packet)
+            av_packet_unref(packet)
+        } else {
+            written = av_interleaved_write_frame(format, packet)
+        }
         // The file's own error (ENOSPC, EIO) says more than libavformat's, which may even
         // have swallowed it.
         if let writeError = io.writeError { throw writeError }

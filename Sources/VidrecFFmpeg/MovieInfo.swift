@@ -23,6 +23,8 @@ public struct MovieInfo: Sendable {
     public var streams: [Stream]
     /// How much of the file plays with both sound and picture, in seconds: where the
     /// first stream to stop playing through stops (recovering a crashed recording trims
-    /// the streams to about there).
-    public var playableDuration: Double { streams.filter { $0.packets > 0 }.map(\.playsThrough).min() ?? 0 }
+    /// the streams to about there). A clock track's timed text does not count.
+    public var playableDuration: Double {
+        streams.filter { $0.packets > 0 && $0.kind != "subtitle" }.map(\.playsThrough).min() ?? 0
+    }
 }

@@ -34,6 +34,7 @@ public final class PacketConnection: @unchecked Sendable {
             switch packet.kind {
             case .video: videoSeconds += sign * packet.seconds
             case .audio: audioSeconds += sign * packet.seconds
+            case .subtitle: break
             }
             waitingBytes += Int(sign) * packet.size
         }
@@ -43,7 +44,8 @@ public final class PacketConnection: @unchecked Sendable {
             switch packet.kind {
             // A packet larger than the whole backlog still goes through an empty queue.
             case .video: videoSeconds >= policy.backlogSeconds || waitingBytes > 0 && waitingBytes + packet.size > policy.backlogBytes
-            case .audio: audioSeconds >= policy.audioBacklogSeconds
+            // The clock track's cues (one a second) wait with the sound.
+            case .audio, .subtitle: audioSeconds >= policy.audioBacklogSeconds
             }
         }
     }

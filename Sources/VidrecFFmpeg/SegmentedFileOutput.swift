@@ -57,11 +57,15 @@ public final class SegmentedFileOutput: PacketOutput {
         let segment = packet.segment
         reached[packet.kind] = max(reached[packet.kind] ?? 0, segment)
         let file = try file(for: segment, startingAt: packet.segmentStart)
-        let offset = packet.kind == .video ? packet.segmentStart
-            : SegmentPlan.audioSample(atSlot: packet.segmentStart, sampleRate: sampleRate ?? 1, frameRate: frameRate)
+        let offset = switch packet.kind {
+        case .video: packet.segmentStart
+        case .audio: SegmentPlan.audioSample(atSlot: packet.segmentStart, sampleRate: sampleRate ?? 1, frameRate: frameRate)
+        case .subtitle: (Rational(packet.segmentStart * 1000) * frameRate.reciprocal).rounded
+        }
         try file.write(packet, shiftedBack: offset)
-        // Every stream past a segment: it is complete.
-        let done = streams.map { reached[$0.kind] ?? 0 }.min() ?? 0
+        // Every stream past a segment: it is complete. (The clock track's cues come a
+        // second apart: a segment does not wait for the next one.)
+        let done = streams.filter { $0.kind != .subtitle }.map { reached[$0.kind] ?? 0 }.min() ?? 0
         for finished in open.keys.sorted() where finished < done { try close(finished) }
     }
 

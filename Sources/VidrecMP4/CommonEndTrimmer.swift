@@ -2,9 +2,10 @@
 /// fragment may hold more of one track than of the other.
 ///
 /// Video is kept as a prefix in decode order (so every kept frame decodes), the longest
-/// whose frames all end no later than half a frame after the shorter track's end; other
-/// tracks keep the samples that start before that video ends. They then end within one
-/// video frame (or one audio packet) of each other.
+/// whose frames all end no later than half a frame after the shorter of it and the
+/// sound; the other tracks (sound, the clock track's timed text) keep the samples that
+/// start before that video ends. They then end within one video frame (or one audio
+/// packet) of each other.
 enum CommonEndTrimmer {
     /// Cuts `tracks` (by track ID) in place; nothing changes without both a video track
     /// and another track.
@@ -14,9 +15,10 @@ enum CommonEndTrimmer {
         let others = templates.filter { !$0.isVideo && (tracks[$0.trackID]?.count ?? 0) > 0 }
         guard !others.isEmpty else { return }
         let videoEnds = TrackTiming.shownEnds(videoSamples, template: video)
-        let otherEnd = others.map { TrackTiming.shownEnds(tracks[$0.trackID]!, template: $0).max() ?? 0 }.min()!
+        // Timed text ends where its last cue is said to, which says nothing of the picture.
+        let soundEnd = others.filter { $0.handler == .soun }.map { TrackTiming.shownEnds(tracks[$0.trackID]!, template: $0).max() ?? 0 }.min()
         guard let videoEnd = videoEnds.max() else { return }
-        let limit = min(videoEnd, otherEnd) + Double(period) / Double(video.timescale) / 2
+        let limit = min(videoEnd, soundEnd ?? videoEnd) + Double(period) / Double(video.timescale) / 2
         var kept = 0
         var keptEnd = 0.0
         for end in videoEnds {
@@ -33,6 +35,11 @@ enum CommonEndTrimmer {
                 ends[index] - Double(samples.durations[index]) / Double(template.timescale) < keptEnd - 1e-9
             }.count
             tracks[template.trackID]!.keepFirst(keep)
+            // A cue of timed text kept still showing past the picture's end ends with it.
+            if template.handler != .soun, keep > 0, ends[keep - 1] > keptEnd + 1e-9 {
+                let excess = UInt32(((ends[keep - 1] - keptEnd) * Double(template.timescale)).rounded())
+                tracks[template.trackID]!.durations[keep - 1] -= min(excess, samples.durations[keep - 1] - 1)
+            }
         }
     }
 }

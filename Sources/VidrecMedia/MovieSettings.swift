@@ -12,6 +12,10 @@ public struct MovieSettings: Sendable, Equatable {
     public var metadata: [String: String] = [:]
 
     /// Creates settings.
+    /// Whether the movie has a wall-clock track (`--clock-track`): a cue a second with
+    /// the local time its picture was captured.
+    public var hasClockTrack = false
+
     public init(container: Container, video: VideoEncoding, audio: AudioEncoding?) {
         self.container = container
         self.video = video

@@ -46,6 +46,7 @@ import Testing
         (["start", "--camera", "none", "--mic", "none"], "Error: '--mic none' cannot be used with '--camera none, which records sound only: there would be nothing to record'", 64),
         (["start", "--camera", "none", "--mic", "test", "--mirror"], "Error: '--mirror' cannot be used with '--camera none, which records sound only'", 64),
         (["start", "--camera", "none", "--mic", "test", "--overlay", "%T"], "Error: '--overlay <text>' cannot be used with '--camera none, which records sound only'", 64),
+        (["start", "--camera", "none", "--mic", "test", "--clock-track"], "Error: '--clock-track' cannot be used with '--camera none, which records sound only'", 64),
         (start + ["--overlay", "%F {time}"], "Error: The value '%F {time}' is invalid for '--overlay <text>': {time} is no field; use {camera} or {name}, and strftime fields such as %F %T", 64),
         (start + ["--overlay", ""], "Error: The value '' is invalid for '--overlay <text>': it makes no text, or more than 511 bytes; give a line such as '%F %T {camera}'", 64),
         (start + ["--overlay", "%T", "--overlay-corner", "middle"], "Error: The value 'middle' is invalid for '--overlay-corner <corner>': use top-left, top-right, bottom-left or bottom-right", 64),

@@ -10,12 +10,14 @@ import VidrecMedia
 @Suite(.timeLimit(.minutes(2))) struct LiveOutputTests {
     static let width = 160, height = 120, rate = 15, frames = 45
 
-    static func settings() -> MovieSettings {
-        MovieSettings(
+    static func settings(clockTrack: Bool = false) -> MovieSettings {
+        var settings = MovieSettings(
             container: .mp4,
             video: VideoEncoding(codec: "libx264", width: width, height: height, frameRate: Rational(Int64(rate)),
                                  pixelFormat: "yuv420p", speed: "ultrafast", crf: 28, bitRate: nil, keyframeInterval: 15),
             audio: AudioEncoding(codec: "aac", sampleRate: 48000, channels: 1, bitRate: 64_000))
+        settings.hasClockTrack = clockTrack
+        return settings
     }
 
     /// Frame `index`: a grey picture whose level changes with the index (YU12).
@@ -30,11 +32,11 @@ import VidrecMedia
 
     /// Records `frames` frames with sound into `file`, with the live output to `url`
     /// beside it; returns what the live output reported.
-    static func record(into file: String, live url: String) throws -> (encoder: MovieEncoder, reports: [String]) {
+    static func record(into file: String, live url: String, clockTrack: Bool = false) throws -> (encoder: MovieEncoder, reports: [String]) {
         FFmpegLog.configure(level: nil)
         let destination = try LiveDestination(parsing: url)
         let reports = Mutex<[String]>([])
-        let encoder = try MovieEncoder.recordingFile(path: file, settings: settings(), sideOutputs: [
+        let encoder = try MovieEncoder.recordingFile(path: file, settings: settings(clockTrack: clockTrack), sideOutputs: [
             SideOutput(wantsGlobalHeader: destination.wantsGlobalHeader, threadName: "test.live") { streams in
                 try LiveStreamOutput(destination: destination, streams: streams) { line in reports.withLock { $0.append(line) } }
             },
@@ -55,7 +57,10 @@ import VidrecMedia
         return String(decoding: probe, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
     }
 
-    @Test func theServerGetsTheFilesOwnPacketsAndItsSound() throws {
+    /// With a clock track the file has it too, and the stream, which cannot carry it,
+    /// goes on without it.
+    @Test(arguments: [false, true])
+    func theServerGetsTheFilesOwnPacketsAndItsSound(clockTrack: Bool) throws {
         try #require(RTMPServer.isInstalled, "nginx and its RTMP module are missing: run scripts/install-deps")
         let home = try Home()
         let server = try RTMPServer(folder: home.path + "/nginx")
@@ -63,13 +68,14 @@ import VidrecMedia
         let file = home.path + "/movie.mp4"
         // All 3 s are given at once: the output beside the file holds 2 s and then drops
         // video to the next keyframe, as a stream that cannot keep up does.
-        let (encoder, reports) = try Self.record(into: file, live: url)
+        let (encoder, reports) = try Self.record(into: file, live: url, clockTrack: clockTrack)
         try server.waitUntilClientsLeft()
         server.stop()
         #expect(encoder.lostOutputs.isEmpty, "\(encoder.lostOutputs)")
         #expect(reports.first == "live stream \(url): publishing", "\(reports)")
         let received = try #require(server.recordings.first, "nginx recorded nothing")
         #expect(try Probe.streams(received).map(\.codec) == ["h264", "aac"])
+        #expect(try Probe.streams(file).map(\.codec) == ["h264", "aac"] + (clockTrack ? ["mov_text"] : []))
         let inFile = try Self.videoPacketSizes(file)
         #expect(inFile.count == Self.frames)
         // One encoding: what the server got is the file's own packets, in order, less a

@@ -13,19 +13,21 @@ import VidrecSystem
 @Suite(.timeLimit(.minutes(3))) struct InPlaceIndexTests {
     static let rate = 15
 
-    static func settings(_ container: Container) -> MovieSettings {
-        MovieSettings(
+    static func settings(_ container: Container, clockTrack: Bool = false) -> MovieSettings {
+        var settings = MovieSettings(
             container: container,
             video: VideoEncoding(codec: "libx264", width: 160, height: 120, frameRate: Rational(Int64(rate)),
                                  pixelFormat: "yuv420p", speed: "veryfast", crf: 28, bitRate: nil, keyframeInterval: 15),
             audio: AudioEncoding(codec: "aac", sampleRate: 48000, channels: 1, bitRate: 64_000))
+        settings.hasClockTrack = clockTrack
+        return settings
     }
 
     /// Records `frames` frames (and the tone beside them) into `path`, as fragments.
     static func record(_ path: String, container: Container = .mp4, frames: Int = 45,
-                       indexSeconds: Double = MovieFileOutput.defaultIndexSeconds) throws {
+                       indexSeconds: Double = MovieFileOutput.defaultIndexSeconds, clockTrack: Bool = false) throws {
         FFmpegLog.configure(level: nil)
-        let output = try MovieEncoder.recordingFile(path: path, settings: settings(container), indexSeconds: indexSeconds)
+        let output = try MovieEncoder.recordingFile(path: path, settings: settings(container, clockTrack: clockTrack), indexSeconds: indexSeconds)
         for index in 0..<frames {
             try output.appendVideo(TestFrames.ramp(index, width: 160, height: 120), frameIndex: Int64(index))
             try output.appendAudio(EncodeOnceMuxManyTests.tone(index))
@@ -191,5 +193,26 @@ import VidrecSystem
         #expect(durations.count == 2)
         #expect((durations.max()! - durations.min()!) <= 1.0 / Double(Self.rate) + 0.001, "streams end apart: \(durations)")
         #expect(try Self.run("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]).isEmpty)
+    }
+
+    /// A recording with a clock track cut off mid-fragment: the picture and sound end
+    /// together, and the clock track's last cue kept ends with the picture.
+    @Test func aClockTrackIsCutWithThePictureAndSound() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/movie.mp4"
+        try Self.record(file, frames: 60, clockTrack: true)
+        let last = try #require(try Self.topLevelBoxRanges(file).last { $0.type == "mdat" })
+        #expect(truncate(file, off_t(last.offset + last.size / 2)) == 0)
+        let duration = try MovieFinalizer().finalize(file, trimToCommonEnd: true)
+        let probe = try Self.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", file])
+        let durations = Dictionary(probe.split(separator: "\n").compactMap { line -> (String, Double)? in
+            let fields = line.split(separator: ",")
+            return fields.count == 2 ? (String(fields[0]), Double(fields[1]) ?? 0) : nil
+        }, uniquingKeysWith: max)
+        let (video, audio, text) = (durations["video"] ?? 0, durations["audio"] ?? 0, durations["subtitle"] ?? 0)
+        #expect(text > 3 && text <= video + 0.001 && video > 3.5 && abs(video - audio) <= 1.0 / Double(Self.rate) + 0.001,
+                "the clock track ends at \(text) s, the picture at \(video) s, the sound at \(audio) s")
+        #expect(abs(duration - video) < 0.03)
     }
 }

@@ -114,6 +114,7 @@ struct StartCommand: VidrecCommand {
         preset.settings.video.rotation = options.rotation
         preset.settings.video.isMirrored = options.mirror
         preset.settings.video.overlay = options.overlay?.naming(name: HostName.current())
+        preset.settings.hasClockTrack = options.clockTrack
         var handling = options.video ?? preset.settings.video.handling
         if handling != .encode, let reason = options.reasonNotToCopy {
             if handling == .copy {

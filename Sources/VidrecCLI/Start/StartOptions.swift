@@ -41,6 +41,7 @@ struct StartOptions {
             Key.video.spec,
             Key.overlay.spec,
             Key.overlayCorner.spec,
+            Key.clockTrack.spec,
             Key.segment.spec,
             Key.segmentAtClock.spec,
             Key.pre.spec,
@@ -77,6 +78,8 @@ struct StartOptions {
     var mirror = false
     /// `--overlay` and `--overlay-corner`, `{name}` and `{camera}` not filled in yet.
     var overlay: TextOverlay?
+    /// `--clock-track`.
+    var clockTrack = false
     /// `--video`: whether the camera's compressed stream may be stored as it is.
     var video: VideoHandling?
     var controls = CameraControlRequest()
@@ -171,6 +174,7 @@ struct StartOptions {
         rotation = try StartOptions.rotation(arguments)
         mirror = arguments[Key.mirror]
         overlay = try StartOptions.overlay(arguments)
+        clockTrack = arguments[Key.clockTrack]
         if let text = arguments[Key.video] {
             guard let handling = VideoHandling(rawValue: text) else {
                 throw .invalidValue(text, for: "--video <auto|copy|encode>", reason: "use auto, copy (store the camera's own H.264 or MJPEG) or encode")
@@ -214,7 +218,7 @@ struct StartOptions {
         // The options that act on a picture.
         let refused = [Key.cameraFormat.spec, Key.fit.spec, Key.rotate.spec, Key.focus.spec, Key.exposure.spec, Key.whiteBalance.spec,
                        Key.torch.spec, StartFeatures.Key.snapEvery.spec, StartFeatures.Key.trigger.spec, StartFeatures.Key.live.spec,
-                       Key.set.spec, Key.mirror.spec, Key.overlay.spec, Key.overlayCorner.spec]
+                       Key.set.spec, Key.mirror.spec, Key.overlay.spec, Key.overlayCorner.spec, Key.clockTrack.spec]
         for argument in refused where arguments.gave(argument) {
             throw .conflicting(argument.synopsis, sound)
         }
