@@ -97,13 +97,8 @@ import Testing
     /// streams, ending no later than the picture, and the movie is as long as its picture.
     @Test func aKilledRecordingIsRecoveredWithItsClockTrackCutWithThePicture() throws {
         let home = try Home()
-        let child = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "low", "--clock-track"], home: home.path,
-                                      environment: ["TZ": "XYZ-3"])
-        #expect(child.waitForError(containing: "vidrec: recording"))
-        try child.waitUntilRecorded(3)
-        child.signal(SIGKILL)
-        _ = child.wait()
-        let recover = try VidrecProcess.run(["recover"], home: home.path)
+        let recover = try VidrecProcess.killAndRecover(["--camera", "test", "--mic", "test", "--quality", "low", "--clock-track"], after: 3,
+                                                       home: home.path, environment: ["TZ": "XYZ-3"])
         #expect(recover.code == 0, "\(recover.err)")
         let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
         try Probe.expectStreamsEndTogether(file, frameRate: 15)

@@ -188,12 +188,7 @@ extension EndToEndTests {
 
         @Test func recoverTurnsAKilledRecordingIntoAFinishedOne() throws {
             let home = try Home()
-            let child = try VidrecProcess(Self.start + ["--quality", "low"], home: home.path)
-            #expect(child.waitForError(containing: "vidrec: recording"))
-            try child.waitUntilRecorded(2)
-            child.signal(SIGKILL)
-            _ = child.wait()
-            let recover = try VidrecProcess.run(["recover"], home: home.path)
+            let recover = try VidrecProcess.killAndRecover(Array(Self.start.dropFirst()) + ["--quality", "low"], after: 2, home: home.path)
             #expect(recover.code == 0, "\(recover.err)")
             #expect(recover.out.hasPrefix("recovered "))
             let rows = try home.pendingRows()

@@ -40,6 +40,18 @@ final class VidrecProcess {
         return child.wait()
     }
 
+    /// Starts `vidrec start` with `arguments`, kills it with SIGKILL once it has recorded
+    /// `seconds`, and runs `vidrec recover`; returns what `recover` said.
+    static func killAndRecover(_ arguments: [String], after seconds: Double, home: String,
+                               environment: [String: String] = [:]) throws -> (code: Int32, out: String, err: String) {
+        let child = try VidrecProcess(["start"] + arguments, home: home, environment: environment)
+        #expect(child.waitForError(containing: "vidrec: recording"))
+        try child.waitUntilRecorded(seconds)
+        child.signal(SIGKILL)
+        _ = child.wait()
+        return try run(["recover"], home: home)
+    }
+
     /// Reads stderr until a line containing `text` appears (or the process ends). The
     /// timeout only bounds a test that would otherwise hang; it is never what the test
     /// waits for.
