@@ -45,19 +45,25 @@ public final class EncodedPacket: @unchecked Sendable {
     /// index, and the timestamps moved back by `offset` (in the encoder's time base: a
     /// segment's start) and rescaled from the encoder's time base into the stream's.
     /// The corresponding C functions are `av_packet_ref` and `av_packet_rescale_ts`.
-    /// With `clamped`, a packet that now starts before 0 starts at 0, shortened by as
-    /// much (a clock track's cue that began before a file's start).
+    /// With `clamped`, a packet that now starts before 0 starts at 0, and one that ends
+    /// after `end` (in the shifted time), if given, ends there, shortened by as much (a
+    /// clock track's cue that began before a file's start, or goes on after its end).
     func reference(into packet: UnsafeMutablePointer<AVPacket>, for stream: UnsafeMutablePointer<AVStream>,
-                   shiftedBack offset: Int64 = 0, clamped: Bool = false, subject: String) throws(FFmpegError) {
+                   shiftedBack offset: Int64 = 0, clamped: Bool = false, end: Int64? = nil, subject: String) throws(FFmpegError) {
         try check(av_packet_ref(packet, pointer), "av_packet_ref", subject)
         packet.pointee.stream_index = stream.pointee.index
         if offset != 0 {
             if packet.pointee.pts != cffmpeg_nopts_value() { packet.pointee.pts -= offset }
             if packet.pointee.dts != cffmpeg_nopts_value() { packet.pointee.dts -= offset }
         }
-        if clamped, packet.pointee.pts != cffmpeg_nopts_value(), packet.pointee.pts < 0 {
-            packet.pointee.duration = max(1, packet.pointee.duration + packet.pointee.pts)
-            (packet.pointee.pts, packet.pointee.dts) = (0, 0)
+        if clamped, packet.pointee.pts != cffmpeg_nopts_value() {
+            if packet.pointee.pts < 0 {
+                packet.pointee.duration = max(1, packet.pointee.duration + packet.pointee.pts)
+                (packet.pointee.pts, packet.pointee.dts) = (0, 0)
+            }
+            if let end, packet.pointee.pts + packet.pointee.duration > end {
+                packet.pointee.duration = max(1, end - packet.pointee.pts)
+            }
         }
         av_packet_rescale_ts(packet, self.stream.timeBase, stream.pointee.time_base)
     }

@@ -41,6 +41,12 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     /// start (it may start at the keyframe this one ends at).
     private var writtenAudio: [EncodedPacket] = []
     private var event: (file: MovieFileOutput, path: String, index: Int, start: Double)?
+    /// Where the open event's clock track has its cues to (seconds): a cue is sent when
+    /// the next begins, so at the event's last keyframe the one showing there may be
+    /// still to come.
+    private var cueEnd = 0.0
+    /// An event past its last keyframe whose clock track waits for that cue, until `end`.
+    private var closing: (file: MovieFileOutput, path: String, index: Int, start: Double, end: Double)?
     private var events = 0
     private var end: Double = 0
     private var newest: Double = 0
@@ -66,7 +72,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
 
     public var outputName: String { event.map { "event \($0.path)" } ?? "event buffer (\(kept.count) packets)" }
 
-    public var bytesWritten: Int64 { closedBytes + (event?.file.bytesWritten ?? 0) }
+    public var bytesWritten: Int64 { closedBytes + (event?.file.bytesWritten ?? 0) + (closing?.file.bytesWritten ?? 0) }
 
     /// Something happened: keep (or start) writing until `post` seconds from now. Safe
     /// from any thread (a signal, `vidrec trigger`).
@@ -100,6 +106,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     public func write(_ packet: EncodedPacket) throws {
         let time = Self.time(of: packet)
         if packet.kind == lead { newest = max(newest, time) }
+        if closing != nil { try settleClosing(with: packet, at: time) }
         if triggered.exchange(false, ordering: .sequentiallyConsistent) {
             end = newest + post
             if let current = event {
@@ -122,10 +129,12 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
             // without it. Audio past the end waits for that keyframe's time (video comes
             // later than audio): what comes before it is the event's, the rest is kept.
             if isCutPoint(packet), time >= end {
-                for audio in heldAudio where Self.time(of: audio) < time { try write(audio, into: current.file, from: current.start) }
+                for audio in heldAudio where Self.time(of: audio) < time {
+                    try write(audio, into: current.file, from: current.start, until: time)
+                }
                 let after = heldAudio.filter { Self.time(of: $0) >= time }
                 heldAudio.removeAll()
-                try close()
+                try close(at: time)
                 for audio in after { keep(audio) }
             } else if packet.kind != .video, time >= end || !heldAudio.isEmpty {
                 heldAudio.append(packet)
@@ -144,7 +153,21 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
             heldAudio.removeAll()
         }
         try close()
+        try finishClosing()
         kept.removeAll()
+    }
+
+    /// Gives the event waiting for its last cue (``closing``) the cue showing at its end,
+    /// cut to end there, and finishes it; or finishes it without, once the picture is two
+    /// seconds past its end (the cue was lost).
+    private func settleClosing(with packet: EncodedPacket, at time: Double) throws {
+        guard let waiting = closing else { return }
+        if packet.kind == .subtitle, time < waiting.end {
+            try write(packet, into: waiting.file, from: waiting.start, until: waiting.end)
+            if time + packet.seconds >= waiting.end - 0.0005 { try finishClosing() }
+        } else if packet.kind == .subtitle || packet.kind == lead && time > waiting.end + 2 {
+            try finishClosing()
+        }
     }
 
     /// Adds `packet` to what is kept, and lets go of what is older than the newest
@@ -171,6 +194,7 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
         let file = try MovieFileOutput(path: path, container: container, streams: streams, indexSeconds: pre + post + 60,
                                        metadata: metadata)
         event = (file, path, events, start)
+        cueEnd = start
         events += 1
         let backlog = kept
         kept.removeAll()
@@ -182,26 +206,50 @@ public final class EventFileOutput: PacketOutput, @unchecked Sendable {
     /// Writes `packet` with its time counted from `start`; audio from before the first
     /// picture is left out, but for what primes the decoder (stamped before 0), and the
     /// clock track's cue showing at the start is cut to begin there.
-    private func write(_ packet: EncodedPacket, into file: MovieFileOutput, from start: Double) throws {
-        let offset = Int64((start / av_q2d(packet.stream.timeBase)).rounded())
+    ///
+    /// - Parameter until: where the event ends (seconds), when it is known: a cue going on
+    ///   past it is cut to end there.
+    private func write(_ packet: EncodedPacket, into file: MovieFileOutput, from start: Double, until: Double? = nil) throws {
+        let base = av_q2d(packet.stream.timeBase)
+        let offset = Int64((start / base).rounded())
         if packet.kind != .video, packet.presentationTime < offset, !Self.isNeeded(packet, before: start) { return }
-        try file.write(packet, shiftedBack: offset, clamped: packet.kind == .subtitle)
+        try file.write(packet, shiftedBack: offset, clamped: packet.kind == .subtitle, end: until.map { Int64(($0 / base).rounded()) })
         if packet.kind == .audio {
             writtenAudio.removeAll { !Self.isNeeded($0, before: Self.time(of: packet)) }
             writtenAudio.append(packet)
         }
+        if packet.kind == .subtitle, file === event?.file { cueEnd = max(cueEnd, Self.time(of: packet) + packet.seconds) }
     }
 
-    private func close() throws {
+    /// Closes the open event, at its last keyframe `cut` (seconds) when it ends there;
+    /// one whose clock track still waits for the cue showing at `cut` waits in
+    /// ``closing``.
+    private func close(at cut: Double? = nil) throws {
         guard let current = event else { return }
         event = nil
         // The next event may start where this one ends: its sound's primer is kept.
         kept = writtenAudio + kept
         writtenAudio.removeAll()
+        if let cut, streams.contains(where: { $0.kind == .subtitle }), cueEnd < cut - 0.0005 {
+            try finishClosing()
+            closing = (current.file, current.path, current.index, current.start, cut)
+            return
+        }
+        try finish(current.file, path: current.path, index: current.index)
+    }
+
+    /// Finishes the event waiting for its last cue, if there is one.
+    private func finishClosing() throws {
+        guard let waiting = closing else { return }
+        closing = nil
+        try finish(waiting.file, path: waiting.path, index: waiting.index)
+    }
+
+    private func finish(_ file: MovieFileOutput, path: String, index: Int) throws {
         var failure: (any Error)?
-        do { try current.file.finish() } catch { failure = error }
-        closedBytes += current.file.bytesWritten
-        try sink.closeSegment(current.index, path: current.path, failure: failure)
+        do { try file.finish() } catch { failure = error }
+        closedBytes += file.bytesWritten
+        try sink.closeSegment(index, path: path, failure: failure)
         if let failure { throw failure }
     }
 }

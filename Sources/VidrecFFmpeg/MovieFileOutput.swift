@@ -142,10 +142,13 @@ public final class MovieFileOutput: PacketOutput {
     /// through its interleaving, which would hold the video and sound back until the
     /// next cue (and a crash would lose that much more).
     ///
-    /// - Parameter clamped: a cue that began before `offset` is cut to start at 0.
-    func write(_ encoded: EncodedPacket, shiftedBack offset: Int64, clamped: Bool = false) throws {
+    /// - Parameters:
+    ///   - clamped: a cue that began before `offset` is cut to start at 0, and one that
+    ///     goes on past `end` (in the encoder's time base, before the shift) to end there.
+    func write(_ encoded: EncodedPacket, shiftedBack offset: Int64, clamped: Bool = false, end: Int64? = nil) throws {
         guard let stream = streams[encoded.kind] else { return }
-        try encoded.reference(into: packet, for: stream, shiftedBack: offset, clamped: clamped, subject: path)
+        try encoded.reference(into: packet, for: stream, shiftedBack: offset, clamped: clamped, end: end.map { $0 - offset },
+                              subject: path)
         let written: Int32
         if encoded.kind == .subtitle {
             written = av_write_frame(format, packet)

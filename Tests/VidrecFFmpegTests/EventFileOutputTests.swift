@@ -28,8 +28,21 @@ import VidrecMedia
         /// How far the 440 Hz tone stands from where the recording had it, in samples,
         /// and how loud it is, over each of its first windows of 1200 samples (11 periods).
         var tone: [(shift: Double, amplitude: Double)] = []
+        /// The clock track's cues (start and end, s), if it has one: its text samples, not
+        /// the empty ones the muxer puts where a cue is still to come.
+        var cues: [(start: Double, end: Double)] = []
 
         static func == (a: Event, b: Event) -> Bool { (a.firstFrame, a.frames, a.sound) == (b.firstFrame, b.frames, b.sound) }
+    }
+
+    /// The text samples of `file`'s clock track, as ffprobe reads them.
+    static func cues(_ file: String) throws -> [(start: Double, end: Double)] {
+        try FFmpegTool.text("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "packet=pts_time,duration_time,size",
+                                        "-of", "csv=p=0", file]).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",").map { Double($0) }
+            guard fields.count == 3, let start = fields[0], let length = fields[1], let size = fields[2], size > 2 else { return nil }
+            return (start, start + length)
+        }
     }
 
     /// The tone in the first windows of `samples`, sample 0 being `first` of the recording.
@@ -52,11 +65,13 @@ import VidrecMedia
 
     /// Writes 6 s of packets into an events output with `pre` and `post`, triggering
     /// just before the first video packet at or after each of `triggers` (seconds).
-    static func events(pre: Double, post: Double, triggers: [Double]) throws -> [Event] {
+    static func events(pre: Double, post: Double, triggers: [Double], clockTrack: Bool = false) throws -> [Event] {
         FFmpegLog.configure(level: nil)
         let folder = try EncodeOnceMuxManyTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let encoder = try MovieEncoder(settings: EncodeOnceMuxManyTests.settings(container: .mp4, audio: true), for: [.mp4])
+        var settings = EncodeOnceMuxManyTests.settings(container: .mp4, audio: true)
+        settings.hasClockTrack = clockTrack
+        let encoder = try MovieEncoder(settings: settings, for: [.mp4])
         let collector = Collector()
         encoder.connect(collector, policy: .movieFile, threadName: "test.collect")
         for index in 0..<90 {
@@ -82,7 +97,8 @@ import VidrecMedia
             #expect(video.first?.key == true, "an event starts with a keyframe")
             let samples = try SegmentedFileOutputTests.statedLength(closed.1, stream: "a") ?? 0
             let tone = Self.tone(try SegmentedFileOutputTests.decodedSamples(closed.1), first: Int((opened.1 * 48000).rounded()))
-            return Event(firstFrame: Int((opened.1 * 15).rounded()), frames: video.count, sound: Double(samples) / 48000, tone: tone)
+            return Event(firstFrame: Int((opened.1 * 15).rounded()), frames: video.count, sound: Double(samples) / 48000, tone: tone,
+                         cues: clockTrack ? try Self.cues(closed.1) : [])
         }
     }
 
@@ -125,6 +141,20 @@ import VidrecMedia
             #expect(event.tone.count == 3 && event.tone.allSatisfy { abs($0.shift) < 0.5 && abs($0.amplitude - 8000) < 320 },
                     "the tone from the event's first sample, frame \(event.firstFrame): \(event.tone)")
             #expect(abs(event.sound - Double(event.frames) / 15) < 0.07, "the sound spans the pictures: \(events)")
+        }
+    }
+
+    /// With a clock track, each event's track runs from its first picture to its last:
+    /// the cue showing at the start is cut to begin there, the one showing at the end to
+    /// end there, and the cues between follow each other (keyframes every 10 frames at
+    /// 15 fps fall between the seconds).
+    @Test func anEventsClockTrackRunsFromItsFirstPictureToItsLast() throws {
+        let events = try Self.events(pre: 0.5, post: 0.5, triggers: [1.0, 4.5], clockTrack: true)
+        #expect(events.map(\.firstFrame) == [0, 50], "\(events)")
+        for event in events {
+            let length = Double(event.frames) / 15
+            #expect(event.cues.first?.start == 0 && abs((event.cues.last?.end ?? 0) - length) < 0.002, "\(length) s: \(event.cues)")
+            #expect(zip(event.cues, event.cues.dropFirst()).allSatisfy { abs($0.end - $1.start) < 0.002 }, "\(event.cues)")
         }
     }
 }
