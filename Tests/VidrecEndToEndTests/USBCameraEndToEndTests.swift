@@ -67,13 +67,16 @@ extension KernelDriverTests {
             let skipped = sidecar["cameraSkippedFrames"] as? Int ?? 0
             let counts = "\(dropped) dropped, \(repeated) repeated, \(skipped) skipped by the camera"
             // Every slot of the 60-frame grid is a frame the camera sent or a counted
-            // drop, and every frame number missing between them is a counted drop or a
-            // frame the device's sequence says it never delivered.
+            // drop, and every frame number missing between them (or after the last, for
+            // the grid's last slots: frames a starved guest's gadget had not sent by the
+            // end) is a counted drop or a frame the device's sequence says it never
+            // delivered. Of the drops, those the camera did not cause are few.
             #expect(numbers.count - repeated + dropped == 60, "\(numbers.count) frames, \(counts): \(numbers)")
             let distinct = numbers.enumerated().filter { $0.offset == 0 || numbers[$0.offset - 1] != $0.element }.map(\.element)
             let missing = try #require(LoopbackCamera.missingFrames(distinct), "frames out of order: \(numbers)")
-            #expect(missing >= dropped - repeated && missing <= dropped + skipped, "\(counts): \(numbers)")
-            #expect(dropped <= 6, "\(counts): \(numbers)")
+            let late = max(0, 59 - (distinct.last ?? 59))
+            #expect(missing + late >= dropped - repeated && missing <= dropped + skipped, "\(counts): \(numbers)")
+            #expect(dropped - skipped <= 6, "\(counts): \(numbers)")
             // The microphone's stream, whole, through snd-usb-audio. Its sound is not
             // checked here: with the camera streaming on the same bus, a gadget made
             // after another in the same boot plays silence (sound alone, or the first
