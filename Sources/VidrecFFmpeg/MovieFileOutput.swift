@@ -70,7 +70,7 @@ public final class MovieFileOutput: PacketOutput {
         format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FLUSH_PACKETS
         if streams[.subtitle] != nil {
             // The interleaving waits for a packet of every stream, and the clock track's
-            // come a second apart, past it (``write(_:shiftedBack:clamped:)``): without a
+            // come a second apart, past it (``write(_:shiftedBack:clamped:end:)``): without a
             // bound it would hold the video and sound for libavformat's 10 s.
             format.pointee.max_interleave_delta = MovieFileOutput.clockTrackInterleaving
         }
