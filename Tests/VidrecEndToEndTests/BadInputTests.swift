@@ -51,7 +51,7 @@ import Testing
         (start + ["--overlay", ""], "Error: The value '' is invalid for '--overlay <text>': it makes no text, or more than 511 bytes; give a line such as '%F %T {camera}'", 64),
         (start + ["--overlay", "%T", "--overlay-corner", "middle"], "Error: The value 'middle' is invalid for '--overlay-corner <corner>': use top-left, top-right, bottom-left or bottom-right", 64),
         (start + ["--overlay-corner", "top-right"], "Error: '--overlay-corner <corner>' cannot be used with 'a recording without --overlay'", 64),
-        (start + ["--overlay", "%T", "--video", "copy"], "Error: The value 'copy' is invalid for '--video <auto|copy|encode>': the camera's stream cannot be stored as it is with --overlay, which draws on every picture; use --video encode", 64),
+        (start + ["--overlay", "%T", "--video", "copy"], "Error: The value 'copy' is invalid for '--video <auto|copy|encode>': the camera's stream cannot be stored as it is with --overlay, which draws on every picture (--clock-track gives the time with a copied stream); use --video encode", 64),
         (["start", "--camera", "none", "--mic", "test", "--trigger", "motion"], "Error: '--trigger <motion[=N]>' cannot be used with '--camera none, which records sound only'", 64),
         (["start", "--camera", "none", "--mic", "test", "--quality", "$HOME/silent.json"], "Error: nothing to record: no camera is recorded and there is no microphone (a preset without audio, or --mic none); give a microphone with --mic", 65),
         (start + ["--qualty", "high"], "Error: Unknown option '--qualty'. Did you mean '--quality'?", 64),

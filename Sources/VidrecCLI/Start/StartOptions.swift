@@ -228,7 +228,7 @@ struct StartOptions {
     /// Why the camera's stream cannot be stored as it is with these options, if it cannot.
     var reasonNotToCopy: String? {
         if mirror { return "--mirror, which changes every picture" }
-        if overlay != nil { return "--overlay, which draws on every picture" }
+        if overlay != nil { return "--overlay, which draws on every picture (--clock-track gives the time with a copied stream)" }
         return nil
     }
 
