@@ -60,7 +60,9 @@ extension KernelDriverTests {
             let empty = zip(near, near.dropFirst()).map { Int((($1 - $0) * 30).rounded()) - 1 }.reduce(0, +)
             let skipped = sidecar["cameraSkippedFrames"] as? Int ?? 0
             let behind = ended.err.firstMatch(of: /(\d+) because encoding fell behind/).flatMap { Int($0.1) } ?? 0
-            #expect(near.count + empty >= 29, "\(near)")
+            // (A slot dropped at the window's edge leaves no gap between the frames in it:
+            // the counts stand for it.)
+            #expect(near.count + max(empty, skipped + behind) >= 29, "\(near); the cameras skipped \(skipped), \(behind) dropped behind")
             #expect(empty <= skipped + behind, """
                 \(empty) empty slots near the switch at \(from) s; the cameras skipped \(skipped), \(behind) dropped \
                 because encoding fell behind: \(near); sidecar \(sidecar); \(ended.err)
