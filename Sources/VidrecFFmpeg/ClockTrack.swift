@@ -43,10 +43,13 @@ final class ClockTrack {
         packetOwner = try OwnedPacket(subject: "clock track")
     }
 
-    /// Where frame slot `slot` starts, in milliseconds.
-    private func milliseconds(ofSlot slot: Int64) -> Int64 {
+    /// Where frame slot `slot` of a movie at `frameRate` starts, in the track's
+    /// milliseconds (a segment's file counts its cues from its first slot's).
+    static func milliseconds(ofSlot slot: Int64, frameRate: Rational) -> Int64 {
         (Rational(slot * 1000) * frameRate.reciprocal).rounded
     }
+
+    private func milliseconds(ofSlot slot: Int64) -> Int64 { ClockTrack.milliseconds(ofSlot: slot, frameRate: frameRate) }
 
     /// Notes frame slot `slot`, captured at `captureTime` (on ``MonotonicClock``), in
     /// `segment` starting at slot `segmentStart`. A slot that begins a new second of the

@@ -117,8 +117,7 @@ public final class MovieFileOutput: PacketOutput {
         for stream in streams {
             switch stream.kind {
             case .video: frames = stream.framesPerSecond
-            case .audio: audioPackets += stream.packetsPerSecond
-            case .subtitle: audioPackets += stream.packetsPerSecond
+            case .audio, .subtitle: audioPackets += stream.packetsPerSecond
             }
         }
         var bytes = FragmentedMovieIndexer.reserve(seconds: seconds, framesPerSecond: frames, audioPacketsPerSecond: audioPackets)

@@ -60,7 +60,7 @@ public final class SegmentedFileOutput: PacketOutput {
         let offset = switch packet.kind {
         case .video: packet.segmentStart
         case .audio: SegmentPlan.audioSample(atSlot: packet.segmentStart, sampleRate: sampleRate ?? 1, frameRate: frameRate)
-        case .subtitle: (Rational(packet.segmentStart * 1000) * frameRate.reciprocal).rounded
+        case .subtitle: ClockTrack.milliseconds(ofSlot: packet.segmentStart, frameRate: frameRate)
         }
         try file.write(packet, shiftedBack: offset)
         // Every stream past a segment: it is complete. (The clock track's cues come a
