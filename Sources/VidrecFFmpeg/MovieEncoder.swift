@@ -38,6 +38,9 @@ public final class MovieEncoder: CaptureOutput {
     /// Where the movie is cut into files, if it is (``cut(into:)``).
     public private(set) var segments: SegmentPlan?
     private var videoSegment = 0
+    /// The newest camera frame encoded and its slot, for a cut's slots that no frame
+    /// reached (``holdOverCuts(_:upTo:)``).
+    private var newestPicture: (frame: VideoFrame, slot: Int64)?
     private var audioSegment = 0
     /// The frame slot where the audio's segment starts.
     private var audioSegmentStart: Int64 = 0
@@ -290,7 +293,30 @@ public final class MovieEncoder: CaptureOutput {
                 try send(cue)
             }
         }
+        if let segments { try holdOverCuts(segments, upTo: frameIndex) }
         try video.append(frame, frameIndex: frameIndex, encode: encodePicture)
+        newestPicture = (frame, frameIndex)
+    }
+
+    /// Fills the slots on both sides of each cut before `index` that no frame reached
+    /// (the camera skipped them, or the session dropped them while this encoder was
+    /// behind) with the newest picture, as players hold it over any empty slot: every
+    /// segment then starts at time 0 with a keyframe and ends on its last slot, as a
+    /// file played on its own must, and a segment no frame reached at all still has
+    /// its picture. They stay counted as dropped: they show no new picture. A copied
+    /// stream's segments start at the camera's keyframes instead.
+    private func holdOverCuts(_ segments: SegmentPlan, upTo index: Int64) throws {
+        guard let video, let (frame, newestSlot) = newestPicture else { return }
+        var slot = newestSlot
+        var segment = segments.segment(ofFrame: slot) + 1
+        while segments.start(ofSegment: segment) <= index {
+            let start = segments.start(ofSegment: segment)
+            if slot < start - 1 { try video.append(frame, frameIndex: start - 1, encode: encodePicture) }
+            guard start < index else { break }
+            try video.append(frame, frameIndex: start, encode: encodePicture)
+            (slot, segment) = (start, segment + 1)
+        }
+        newestPicture = (frame, slot)
     }
 
     /// Encodes a picture of the camera's for slot `frameIndex`: the first frame of a

@@ -222,6 +222,11 @@ extension KernelDriverTests {
             #expect(sidecar["cameraReturns"] as? Int == gaps.count, "\(sidecar)")
             let lengths = try files.map { try EndToEndTests.SegmentEndToEndTests.statedLength($0, stream: "a") }
             #expect(lengths.prefix(whole).allSatisfy { $0 == 240_000 }, "5 s of sound in each: \(lengths)")
+            // And 5 s of pictures from time 0, however many frames the busy guest dropped
+            // at the cuts (their slots hold the picture before).
+            let pictures = try files.prefix(whole).map { try Probe.streams($0).first { $0.kind == "video" } }
+            #expect(pictures.allSatisfy { $0?.startTime == 0 && abs(($0?.duration ?? 0) - 5) < 0.001 },
+                    "\(pictures.map { ($0?.startTime, $0?.duration) })")
             #expect(try Probe.decodedFrameCount(files[whole]) > 0, "the last segment has pictures")
         }
     }

@@ -157,5 +157,10 @@ final class Home {
         return recorded
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    /// Removed at the end, unless `VIDREC_TEST_KEEP` is set (to look at what a failed
+    /// test left behind).
+    deinit {
+        guard ProcessInfo.processInfo.environment["VIDREC_TEST_KEEP"] == nil else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
 }

@@ -93,6 +93,60 @@ import VidrecMP4
         try Self.expectOneUnbrokenToneAcrossTheCuts(files, lengths: lengths)
     }
 
+    /// Frames missing at the cuts (the camera skipped them, or the session dropped them
+    /// while the encoder was behind), one segment reached by none: every segment still
+    /// starts at time 0 with a keyframe and ends on its last slot, holding the picture
+    /// before the gap, and its audio is exactly as long.
+    @Test func slotsThatNoFrameReachedAtTheCutsHoldThePictureBeforeThem() throws {
+        FFmpegLog.configure(level: nil)
+        let folder = try EncodeOnceMuxManyTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let encoder = try MovieEncoder(settings: EncodeOnceMuxManyTests.settings(container: .mp4, audio: true), for: [.mp4])
+        let plan = SegmentPlan(firstLength: 7, length: 10)
+        encoder.cut(into: plan)
+        let sink = FolderSink(folder: folder)
+        encoder.connect(SegmentedFileOutput(container: .mp4, streams: encoder.streams, plan: plan, frameRate: Rational(15),
+                                            sampleRate: 48000, sink: sink),
+                        policy: .movieFile, threadName: "test.segments")
+        // Frames 5-8 (around the cut at 7) and 15-29 (the cuts at 17 and 27, and every
+        // slot of the segment between) never come.
+        let sent = Array(0..<5) + Array(9..<15) + Array(30..<45)
+        for index in 0..<45 {
+            if sent.contains(index) { try encoder.appendVideo(EncodeOnceMuxManyTests.frame(index), frameIndex: Int64(index)) }
+            try encoder.appendAudio(EncodeOnceMuxManyTests.tone(index))
+        }
+        try encoder.finish()
+
+        #expect(sink.closed.map(\.0) == [0, 1, 2, 3, 4] && sink.closed.allSatisfy(\.2))
+        let files = (0..<5).map { folder + "/segment-\($0).mp4" }
+        let lengths = [7, 10, 10, 10, 8]
+        // Each segment's slots with a picture, counted from its start: the held picture
+        // on the slots on both sides of each cut, and the camera's frames.
+        let expected = [[0, 1, 2, 3, 4, 6], [0, 2, 3, 4, 5, 6, 7, 9], [0, 9], [0, 3, 4, 5, 6, 7, 8, 9], Array(0..<8)]
+        for (file, (frames, slots)) in zip(files, zip(lengths, expected)) {
+            let packets = try Self.videoPackets(file)
+            let timeBase = try FFmpegTool.text("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base",
+                                                           "-of", "csv=p=0", file])
+            let ticks = try #require(Int(timeBase.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2))) / 15
+            #expect(packets.map { $0.pts / ticks }.sorted() == slots, "\(file)")
+            #expect(packets.first?.key == true, "\(file) starts with a keyframe")
+            let info = try MovieProbe().inspect(file)
+            #expect(abs(info.playableDuration - Double(frames) / 15) < 0.002, "\(file): \(info.playableDuration) s")
+        }
+        // The picture held over the first cut is frame 4's: the same as its own.
+        let held = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", files[1], "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let own = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", files[0], "-vf", "select=eq(n\\,4)", "-frames:v", "1",
+                                                "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        #expect(held.output.count > 0 && Self.meanDifference(held.output, own.output) < 3)
+        try Self.expectOneUnbrokenToneAcrossTheCuts(files, lengths: lengths)
+    }
+
+    /// The mean absolute difference of two pictures' bytes (255 for different sizes).
+    static func meanDifference(_ a: Data, _ b: Data) -> Double {
+        guard a.count == b.count, !a.isEmpty else { return 255 }
+        return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
+    }
+
     /// Each segment's audio exactly as long as its video, as its file states; played
     /// one after the other as their files say (a gapless player), one unbroken tone.
     static func expectOneUnbrokenToneAcrossTheCuts(_ files: [String], lengths: [Int]) throws {
