@@ -4,9 +4,10 @@
 //
 // Targets, from the bottom up (docs/ARCHITECTURE.md says more):
 //   C*                 system libraries (FFmpeg, ALSA, libv4l2, libjpeg-turbo's TurboJPEG,
-//                      libmicrohttpd) and shims for what Swift cannot import (libavfilter,
-//                      used only by the contact sheet, is loaded when first used); the
-//                      VERSION file and the page serve shows, embedded
+//                      libmicrohttpd, libmosquitto) and shims for what Swift cannot
+//                      import (libavfilter, used only by the contact sheet, is loaded
+//                      when first used); the VERSION file and the page serve shows,
+//                      embedded
 //   VidrecSystem       the system-call seam: file descriptors, syscalls with their errors
 //                      and debug-only fault injection, exit codes, named threads, clocks
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
@@ -18,6 +19,7 @@
 //   VidrecTestSources  the built-in test camera and test microphone
 //   VidrecV4L2/ALSA    the real camera and microphone
 //   VidrecHTTP         an HTTP server on libmicrohttpd (the browser viewfinder's)
+//   VidrecMQTT         an MQTT client on libmosquitto (serve's link to the house)
 //   VidrecCore         the use cases, a folder per area: Recorder, Session (the capture
 //                      session and its timeline), Store, Album, Presets, Features, Uploads,
 //                      Schedules, Files, Support
@@ -54,6 +56,11 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         .target(name: "CSystemShims"),
         // Per-pixel loops, vectorised by the C compiler in every build.
         .target(name: "CVidrecPixels"),
@@ -75,9 +82,10 @@ let package = Package(
         .target(name: "VidrecALSA", dependencies: ["VidrecSystem", "VidrecMedia", "CALSA"]),
         .target(name: "VidrecCore", dependencies: ["VidrecSystem", "VidrecMedia", "CSystemShims"]),
         .target(name: "VidrecHTTP", dependencies: ["VidrecSystem", "CHTTPServer"]),
+        .target(name: "VidrecMQTT", dependencies: ["VidrecSystem", "CMosquitto"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "VidrecHTTP", "CVidrecVersion", "CVidrecPage"]
+            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "VidrecHTTP", "VidrecMQTT", "CVidrecVersion", "CVidrecPage"]
         ),
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
 
