@@ -49,7 +49,7 @@ struct ServeCommand: VidrecCommand {
             Key.rotate.spec,
             Key.mirror.spec,
             Key.newToken.spec,
-        ])
+        ] + MQTTOptions.arguments)
 
     /// The default port.
     static let defaultPort: UInt16 = 8080
@@ -69,6 +69,8 @@ struct ServeCommand: VidrecCommand {
     var mirror: Bool
     /// `--new-token`.
     var newToken: Bool
+    /// `--mqtt`, `--mqtt-credentials`.
+    var mqtt: MQTTOptions?
 
     init(_ arguments: ParsedArguments) throws(ParserError) {
         camera = arguments[StartOptions.Key.camera] ?? "default"
@@ -80,6 +82,7 @@ struct ServeCommand: VidrecCommand {
         rotation = try StartOptions.rotation(arguments, key: Key.rotate)
         mirror = arguments[Key.mirror]
         newToken = arguments[Key.newToken]
+        mqtt = try MQTTOptions.parse(arguments)
         quality = arguments[Key.quality] ?? "medium"
         let listen = arguments[Key.listen] ?? "127.0.0.1:\(ServeCommand.defaultPort)"
         guard let (address, port) = ServeCommand.listenAddress(listen) else {
@@ -147,7 +150,8 @@ struct ServeCommand: VidrecCommand {
         if mirror { orientationArguments.append("--mirror") }
         let routes = ServeRoutes(credentials: credentials, viewfinder: viewfinder, context: context, deviceArguments: deviceArguments,
                                  orientationArguments: orientationArguments, quality: preset.name, isSecure: tls != nil,
-                                 album: context.albumCatalog(nil, describer: CachedMovieDescriber(MovieProbe())))
+                                 album: context.albumCatalog(nil, describer: CachedMovieDescriber(MovieProbe())),
+                                 mqttArguments: mqtt?.commandLine ?? [])
         let server: HTTPServer
         do {
             server = try HTTPServer(address: address, port: port, tls: pem, allowedHosts: allowedHosts,
@@ -158,18 +162,22 @@ struct ServeCommand: VidrecCommand {
             throw error
         }
         credentials.bind(port: server.port)
-        let host = address.contains(":") ? "[\(address)]" : address
-        let scheme = tls == nil ? "http" : "https"
-        err("vidrec: serving \(scheme)://\(host):\(server.port)/?token=\(token.value) (the token is kept in \(token.path)); Ctrl-C stops\n")
-        if !ServeCommand.isLoopback(address), tls == nil {
-            err("vidrec: listening beyond this machine without TLS: anyone on the network path can read the token and the pictures; give --tls-cert and --tls-key, or listen on 127.0.0.1 and reach it through an SSH tunnel\n")
+        let house: ServeMQTT?
+        do {
+            house = try mqtt.map { try ServeMQTT($0, routes: routes, store: store, log: err) }
+        } catch {
+            server.stop()
+            viewfinder.stop()
+            throw error
         }
+        sayServing(port: server.port, token: token, err: err)
         let stopping = DispatchSemaphore(value: 0)
         _ = SignalWatcher { signal in
             // SIGUSR1: another vidrec asks for the camera the preview holds.
             if signal == SIGUSR1 { viewfinder.lend() } else { stopping.signal() }
         }
         stopping.wait()
+        house?.stop()
         server.stop()
         viewfinder.stop()
         for recording in store.runningRecordings() {
@@ -177,6 +185,18 @@ struct ServeCommand: VidrecCommand {
         }
         err("vidrec: stopped serving\n")
         return .success
+    }
+
+    /// Where the page is, with its token; MQTT; and a warning when the token travels
+    /// in the clear beyond this machine.
+    private func sayServing(port: UInt16, token: ServeToken, err: @Sendable (String) -> Void) {
+        let host = address.contains(":") ? "[\(address)]" : address
+        let scheme = tls == nil ? "http" : "https"
+        if let mqtt { err("vidrec: telling \(mqtt.address) what happens, and taking its commands\n") }
+        err("vidrec: serving \(scheme)://\(host):\(port)/?token=\(token.value) (the token is kept in \(token.path)); Ctrl-C stops\n")
+        if !ServeCommand.isLoopback(address), tls == nil {
+            err("vidrec: listening beyond this machine without TLS: anyone on the network path can read the token and the pictures; give --tls-cert and --tls-key, or listen on 127.0.0.1 and reach it through an SSH tunnel\n")
+        }
     }
 
     /// The PEM text of `path`, given as `option`.

@@ -69,7 +69,11 @@ struct StartCommand: VidrecCommand {
                 let until = limit.map { "for \($0)" } ?? "until stopped"
                 context.err("vidrec: recording \(id) (\(preset): \(settings)) from \(sources.joined(separator: " + ")), \(until)\n")
             case .progress(let progress):
-                latest.withLock { $0 = progress }
+                let wasPaused = latest.withLock { latest in
+                    defer { latest = progress }
+                    return latest?.isPaused ?? false
+                }
+                if progress.isPaused != wasPaused { after.happened(.paused(progress.isPaused)) }
                 if let warning = OverloadWarning.line(progress),
                    !warnedOfOverload.exchange(true, ordering: .relaxed) {
                     terminal?("\r\u{1B}[K")  // the status line, cleared on the terminal only
@@ -79,7 +83,7 @@ struct StartCommand: VidrecCommand {
             case .camera(let event):
                 terminal?("\r\u{1B}[K")  // the status line, cleared on the terminal only
                 context.err(EndReport.cameraLine(for: event, window: options.reconnect) + "\n")
-                if case let .lost(camera, reason) = event { after.happened(.cameraGone(camera: camera, reason: "\(reason)")) }
+                Self.tell(event, to: after)
             case .ended:
                 status.clear()
             }
@@ -92,6 +96,15 @@ struct StartCommand: VidrecCommand {
         }, followSaved: {
             after.saved(SavedFile(path: $0, album: request.save?.album.path, kind: kind, id: result.id, duration: result.outcome.duration.doubleValue))
         })
+    }
+
+    /// Tells the parts that follow the recording of the camera's comings and goings.
+    private static func tell(_ event: CameraReconnection.Event, to after: FollowUps) {
+        switch event {
+        case let .lost(camera, reason): after.happened(.cameraGone(camera: camera, reason: "\(reason)"))
+        case let .back(camera, seconds): after.happened(.cameraBack(camera: camera, after: seconds))
+        case .gaveUp: break
+        }
     }
 
     /// The ``Recorder`` of the devices the options name, writing the movie and the

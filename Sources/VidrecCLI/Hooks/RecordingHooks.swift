@@ -81,6 +81,8 @@ final class RecordingHooks: FollowUp {
             run(commands.failure, "on-failure", ["VIDREC_EVENT": "camera-gone", "VIDREC_CAMERA": camera, "VIDREC_REASON": reason])
         case let .failed(reason, exitCode):
             run(commands.failure, "on-failure", ["VIDREC_EVENT": "failed", "VIDREC_REASON": reason, "VIDREC_EXIT_CODE": "\(exitCode)"])
+        case .cameraBack, .paused:
+            break
         }
     }
 

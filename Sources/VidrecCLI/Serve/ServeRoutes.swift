@@ -42,6 +42,8 @@ struct ServeRoutes: Sendable {
     /// The albums, each file's header read once until it changes: the page asks for the
     /// album's version every second.
     let album: AlbumCatalog
+    /// `--mqtt` and its credentials, for the recordings started from the page.
+    var mqttArguments: [String] = []
 
     /// Viewfinder streams open at once, at most: a phone, a desktop and a few tabs need
     /// fewer.
@@ -136,7 +138,7 @@ struct ServeRoutes: Sendable {
 
     // MARK: - State
 
-    private func state() -> [String: Any] {
+    func state() -> [String: Any] {
         let status = viewfinder.status
         var view: [String: Any] = ["source": status.source]
         view["camera"] = status.camera
@@ -209,7 +211,7 @@ struct ServeRoutes: Sendable {
     }
 
     /// `--camera=…` as the server was given it.
-    private var cameraArgument: String {
+    var cameraArgument: String {
         deviceArguments.first { $0.hasPrefix("--camera=") } ?? "--camera=default"
     }
 
@@ -228,6 +230,12 @@ struct ServeRoutes: Sendable {
 
     private func act(_ action: String, body: Data) -> HTTPResponse {
         guard let fields = ServeRoutes.fields(of: body) else { return .error("the request's body is not a JSON object", status: 400) }
+        return perform(action, fields: fields)
+    }
+
+    /// Does `action` (one of ``actions``) with the request's `fields`: what `POST
+    /// /api/ACTION` and an MQTT command (``ServeMQTT``) ask.
+    func perform(_ action: String, fields: [String: Any]) -> HTTPResponse {
         func text(_ key: String) -> String? {
             if let value = fields[key] as? String { return value.isEmpty ? nil : value }
             if let value = fields[key] as? NSNumber { return value.stringValue }
@@ -287,6 +295,7 @@ struct ServeRoutes: Sendable {
         }
         var arguments = ["--quality=\(asked)"] + deviceArguments + orientationArguments
         if let max { arguments.append("--max=\(max)") }
+        arguments += mqttArguments
         let executable = context.executable
         let failure = viewfinder.withCameraFree { VidrecChild.startRecording(executable, arguments) }
         if let failure { return reply(failure) }

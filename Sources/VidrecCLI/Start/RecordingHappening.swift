@@ -13,6 +13,10 @@ enum RecordingHappening: Sendable {
     case eventEnded(SegmentReport)
     /// The camera went away mid-recording; the recording waits for it (`--reconnect`).
     case cameraGone(camera: String, reason: String)
+    /// The camera that went came back after `after` seconds; the recording goes on.
+    case cameraBack(camera: String, after: Double)
+    /// The recording was paused (`true`) or resumed (`false`).
+    case paused(Bool)
     /// The recording ended with an error, or could not start: the one-line reason and
     /// the exit code the command ends with.
     case failed(reason: String, exitCode: Int32)

@@ -98,6 +98,14 @@ enum StartFeatures {
                                                environment: setup.context.paths.environment, log: setup.log, failure: setup.failure))
             }
         },
+        // --mqtt: what happens, told to an MQTT broker as it happens.
+        StartFeature(arguments: MQTTOptions.arguments) { arguments, _ throws(ParserError) in
+            guard let mqtt = try MQTTOptions.parse(arguments) else { return nil }
+            return { setup in
+                .init(followUp: try MQTTReport(mqtt, preset: setup.options.quality, pendingArea: setup.context.paths.stateDirectory,
+                                               log: setup.log, warn: setup.warn))
+            }
+        },
     ]
 
     /// The options of every feature, for `start`'s spec.
