@@ -148,6 +148,12 @@ extension EndToEndTests {
             #expect(ended.code == 0, "\(ended.err)")
             try watcher.wait(after: at, topic: p + "/state", text: "idle")
             try watcher.wait(after: at, for: "the ended event") { $0.topic == p + "/event" && $0.json["event"] as? String == "ended" }
+            // A recording that cannot start says so, with its exit code.
+            let failing = try VidrecProcess.run(["start", "--camera", "/dev/video-none", "--mic", "test", "--mqtt", broker.url(p),
+                                                 "--mqtt-credentials", try broker.credentials("camera")], home: home.path)
+            let failed = try watcher.wait(after: at, for: "the failed event") { $0.topic == p + "/event" && $0.json["event"] as? String == "failed" }
+            #expect(failed.message.json["exitCode"] as? Int == Int(failing.code) && failing.code != 0, "\(failed.message.text) \(failing.err)")
+            #expect((failed.message.json["reason"] as? String)?.contains("/dev/video-none") == true, "\(failed.message.text)")
         }
 
         /// Forty commands at once: eight wait while one runs, the rest are refused, and
