@@ -4,6 +4,7 @@
 /// | topic | retained | what it holds |
 /// |---|---|---|
 /// | `P/availability` | yes | `online` while `vidrec serve` is connected, `offline` after (its will) |
+/// | `P/availability/recording` | yes | `online` while a recording with `--mqtt` runs, `offline` after (its will) |
 /// | `P/state` | yes | `idle`, `recording` or `paused` |
 /// | `P/camera`, `P/preset` | yes | the camera and the preset of the recording, or those serve offers |
 /// | `P/free_space` | yes | free space in the pending area, in GB, one decimal |
@@ -20,6 +21,8 @@ public struct MQTTTopics: Sendable, Equatable {
     public init(prefix: String) { self.prefix = prefix }
 
     public var availability: String { prefix + "/availability" }
+    /// A recording's own availability, beside serve's.
+    public var recordingAvailability: String { prefix + "/availability/recording" }
     public var state: String { prefix + "/state" }
     public var camera: String { prefix + "/camera" }
     public var preset: String { prefix + "/preset" }

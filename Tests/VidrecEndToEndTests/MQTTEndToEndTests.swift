@@ -68,7 +68,9 @@ extension EndToEndTests {
                 let config = try watcher.wait(for: "the \(object) entity") {
                     $0.topic == "homeassistant/\(component)/vidrec_vidrec_test/\(object)/config"
                 }.message
-                #expect(config.json["availability_topic"] as? String == p + "/availability", "\(config.text)")
+                let availability = (config.json["availability"] as? [[String: String]])?.compactMap { $0["topic"] }
+                #expect(availability == [p + "/availability", p + "/availability/recording"] && config.json["availability_mode"] as? String == "any",
+                        "\(config.text)")
                 #expect(config.json["unique_id"] as? String == "vidrec_vidrec_test_\(object)", "\(config.text)")
                 #expect((config.json["device"] as? [String: Any])?["identifiers"] as? [String] == ["vidrec_vidrec_test"], "\(config.text)")
                 let topics = ["command_topic", "state_topic", "topic"].compactMap { config.json[$0] as? String }
@@ -133,6 +135,9 @@ extension EndToEndTests {
                                                "--mqtt", broker.url(p), "--mqtt-credentials", try broker.credentials("camera")], home: home.path)
             #expect(recording.waitForError(containing: "vidrec: recording "), "\(recording.errorSoFar)")
             var at = try watcher.wait(topic: p + "/state", text: "recording")
+            // Available, with the entities that need no one to take commands.
+            try watcher.wait(topic: p + "/availability/recording", text: "online")
+            try watcher.wait(for: "the motion entity") { $0.topic == "homeassistant/binary_sensor/vidrec_vidrec_test/motion/config" }
             try recording.waitUntilRecorded(2)
             let triggered = try VidrecProcess.run(["trigger"], home: home.path)
             #expect(triggered.code == 0, "\(triggered.err)")
@@ -148,6 +153,9 @@ extension EndToEndTests {
             #expect(ended.code == 0, "\(ended.err)")
             try watcher.wait(after: at, topic: p + "/state", text: "idle")
             try watcher.wait(after: at, for: "the ended event") { $0.topic == p + "/event" && $0.json["event"] as? String == "ended" }
+            try watcher.wait(after: at, topic: p + "/availability/recording", text: "offline")
+            #expect(!watcher.messages.contains { $0.topic.hasPrefix("homeassistant/switch/") || $0.topic.hasPrefix("homeassistant/button/") },
+                    "no switch or button without serve to take their commands")
             // A recording that cannot start says so, with its exit code.
             let failing = try VidrecProcess.run(["start", "--camera", "/dev/video-none", "--mic", "test", "--mqtt", broker.url(p),
                                                  "--mqtt-credentials", try broker.credentials("camera")], home: home.path)

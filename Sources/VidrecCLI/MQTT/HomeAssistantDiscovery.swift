@@ -4,12 +4,18 @@ import VidrecMQTT
 /// The messages that make a camera's entities appear in Home Assistant by themselves
 /// (its MQTT discovery, under `homeassistant/`): a switch that records, a motion sensor,
 /// the newest photo as a camera, a free-space sensor and a photo button, one device,
-/// available while `vidrec serve` is connected.
+/// available while `vidrec serve` or a recording with `--mqtt` is connected.
+///
+/// `vidrec serve` announces all five; a recording alone the three that need no one to
+/// take commands (motion, snapshot, free space), in the same words, so that either may
+/// announce them without the other undoing it.
 struct HomeAssistantDiscovery {
     let topics: MQTTTopics
     /// The device's name in Home Assistant.
     let name: String
     let version: String
+    /// Whether commands are taken (serve): the switch and the button too.
+    let takesCommands: Bool
 
     /// Each retained config message: its topic and JSON payload.
     var messages: [(topic: String, payload: String)] {
@@ -25,10 +31,12 @@ struct HomeAssistantDiscovery {
                                       "device_class": "data_size", "state_class": "measurement", "icon": "mdi:harddisk"]),
             ("button", "snap", ["name": "Take a photo", "command_topic": topics.command("snap"), "icon": "mdi:camera"]),
         ]
-        return entities.map { entity in
+        let commanded: Set = ["switch", "button"]
+        return entities.filter { takesCommands || !commanded.contains($0.component) }.map { entity in
             var config = entity.config
             config["unique_id"] = "vidrec_\(node)_\(entity.object)"
-            config["availability_topic"] = topics.availability
+            config["availability"] = [["topic": topics.availability], ["topic": topics.recordingAvailability]]
+            config["availability_mode"] = "any"
             config["device"] = device
             let data = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])) ?? Data()
             return ("homeassistant/\(entity.component)/vidrec_\(node)/\(entity.object)/config", String(decoding: data, as: UTF8.self))

@@ -12,8 +12,9 @@ import VidrecMQTT
 /// Publishing only queues the message for the client's own thread, so capture never
 /// waits for the broker; while the broker is away libmosquitto keeps what was published
 /// and sends it once it is back. When the broker cannot be reached as the recording
-/// starts, the recording goes on without it (said once). Its will sets the state back
-/// to `idle` should the process die.
+/// starts, the recording goes on without it (said once). It announces the entities that
+/// need no one to take commands to Home Assistant (``HomeAssistantDiscovery``), and is
+/// available on `P/availability/recording` while it runs (its will says `offline`).
 final class MQTTReport: FollowUp {
     private let client: MQTTClient?
     private let topics: MQTTTopics
@@ -31,12 +32,32 @@ final class MQTTReport: FollowUp {
         topics = MQTTTopics(prefix: options.address.prefix)
         self.preset = preset
         self.pendingArea = pendingArea
+        let discovery = HomeAssistantDiscovery(topics: topics, name: "vidrec \(options.address.prefix)", version: VidrecCLI.version,
+                                               takesCommands: false)
+        let topics = topics
         do {
-            client = try options.connect(clientID: "vidrec-start-\(getpid())", will: (topics.state, "idle"), log: { log($0 + "\n") })
+            // On each connection: available, and the entities that need no one to take
+            // commands (announced by serve too, in the same words).
+            let announce: @Sendable (MQTTClient) -> Void = { client in
+                client.publish(topics.recordingAvailability, "online", retain: true)
+                for message in discovery.messages { client.publish(message.topic, message.payload, retain: true) }
+            }
+            let box = ClientBox()
+            client = try options.connect(clientID: "vidrec-start-\(getpid())", will: (topics.recordingAvailability, "offline"),
+                                         log: { log($0 + "\n") }, connected: { box.client.map(announce) })
+            box.client = client
+            client.map(announce)
         } catch let error as MQTTError {
             warn("MQTT: \(error); recording without it")
             client = nil
         }
+    }
+
+    /// The client, for its connection handler, which runs before the client is made.
+    private final class ClientBox: @unchecked Sendable {
+        // Set once, right after the first connection; a reconnection's handler that
+        // finds it unset has announced nothing yet, and init announces after setting it.
+        weak var client: MQTTClient?
     }
 
     /// Publishes `fields` on `P/event`, with the event's name, the recording's ID and
@@ -109,6 +130,7 @@ final class MQTTReport: FollowUp {
         set(topics.state, "idle")
         set(topics.motion, "OFF")
         tellFreeSpace()
+        set(topics.recordingAvailability, "offline")
         client?.stop()
     }
 }

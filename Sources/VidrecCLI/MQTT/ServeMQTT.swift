@@ -45,7 +45,8 @@ final class ServeMQTT: Sendable {
         topics = MQTTTopics(prefix: options.address.prefix)
         self.routes = routes
         self.store = store
-        discovery = HomeAssistantDiscovery(topics: topics, name: "vidrec \(options.address.prefix)", version: VidrecCLI.version)
+        discovery = HomeAssistantDiscovery(topics: topics, name: "vidrec \(options.address.prefix)", version: VidrecCLI.version,
+                                           takesCommands: true)
         let relay = Relay()
         client = try options.connect(clientID: "vidrec-serve-\(getpid())", will: (topics.availability, "offline"),
                                      subscriptions: [topics.commands], log: { log($0 + "\n") },
