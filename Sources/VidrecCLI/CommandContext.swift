@@ -45,6 +45,12 @@ public struct CommandContext: Sendable {
                             pixelFormatExists: { catalog.hasPixelFormat($0) })
     }
 
+    /// Where the config file is: `$XDG_CONFIG_HOME/vidrec/config`.
+    var configPath: String { paths.configDirectory + "/config" }
+
+    /// The config file (``ConfigFile``); `nil` when there is none.
+    func configFile() throws(ConfigProblem) -> ConfigFile? { try ConfigFile.load(configPath) }
+
     /// The pending area.
     public func store() throws -> RecordingStore {
         try RecordingStore(stateDirectory: paths.stateDirectory)

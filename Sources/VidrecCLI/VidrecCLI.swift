@@ -13,7 +13,7 @@ public enum VidrecCLI {
 
     static var commands: [any VidrecCommand.Type] { [
         StartCommand.self, StopCommand.self, SnapCommand.self, SwitchCommand.self] + RecordingControls.commands + [StatusCommand.self, SaveCommand.self, DiscardCommand.self,
-        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ServiceCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, ServeCommand.self, UploadCommand.self, CompletionsCommand.self, ManualCommand.self,
+        PendingCommand.self, RecoverCommand.self, PresetsCommand.self, DevicesCommand.self, ScheduleCommand.self, ServiceCommand.self, ListCommand.self, ShowCommand.self, SheetCommand.self, ControlsCommand.self, ServeCommand.self, UploadCommand.self, ConfigCommand.self, CompletionsCommand.self, ManualCommand.self,
     ] }
 
     static var helpSpec: CommandSpec {
@@ -81,16 +81,26 @@ public enum VidrecCLI {
             return ExitCode.usage.rawValue
         }
         let instance: any VidrecCommand
+        var configured: ConfiguredArguments?
         do {
             let parsed = try CommandLineParser(spec: command.spec).parse(arguments)
             if parsed.wantsHelp {
                 context.out(UsageRenderer.help(command.spec))
                 return ExitCode.success.rawValue
             }
-            instance = try command.init(parsed)
-        } catch {
-            context.err(UsageRenderer.usageError(error, spec: command.spec))
+            configured = try ConfiguredArguments.merge(parsed, command: command, file: try context.configFile())
+            instance = try command.init(configured!.parsed)
+        } catch let error as ConfigProblem {
+            context.err("Error: \(TextSafety.printable(error.description))\n")
             return ExitCode.usage.rawValue
+        } catch let error as ParserError {
+            context.err(UsageRenderer.usageError(error, spec: command.spec))
+            if configured?.usesFile == true {
+                context.err("  Settings from \(context.configPath) apply too: 'vidrec config \(command.spec.name)' shows them.\n")
+            }
+            return ExitCode.usage.rawValue
+        } catch {
+            return ExitCode.software.rawValue
         }
         do {
             return try instance.run(context).rawValue
