@@ -50,26 +50,30 @@ import Testing
         return Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    /// Recorded encoded into MP4, copied into MP4 and encoded into Matroska: a cue a
+    /// Recorded encoded into MP4, copied into MP4, encoded into Matroska (SubRip) and
+    /// into WebM (VP8, Opus and WebVTT): a cue a
     /// second from the first picture to the last, each the capture time in the time
     /// zone of `TZ` (UTC+3), the first the sidecar's start time to the second; the track
     /// ends with the picture, and the movie is as long as without it.
     @Test(arguments: [["--camera", "test", "--quality", "low"], ["--camera", "test:h264", "--video", "copy", "--quality", "low"],
-                      ["--camera", "test", "--quality", "$HOME/mkv.json"]])
+                      ["--camera", "test", "--quality", "$HOME/mkv.json"], ["--camera", "test", "--quality", "$HOME/webm.json"]])
     func aCueASecondGivesItsFirstPicturesCaptureTimeAndTheTrackEndsWithThePicture(options: [String]) throws {
         let home = try Home()
         try #"{"width": 320, "height": 180, "frameRate": 15, "container": "mkv", "video": {"codec": "libx264", "speed": "ultrafast", "crf": 23, "keyframeInterval": 15, "pixelFormat": "yuv420p"}, "audio": {"codec": "aac", "sampleRate": 48000, "channels": 1, "bitRate": "64k"}}"#
             .write(toFile: home.path + "/mkv.json", atomically: true, encoding: .utf8)
+        try #"{"width": 320, "height": 180, "frameRate": 15, "container": "webm", "video": {"codec": "libvpx", "bitRate": "500k", "keyframeInterval": 15, "pixelFormat": "yuv420p"}, "audio": {"codec": "libopus", "sampleRate": 48000, "channels": 1, "bitRate": "64k"}}"#
+            .write(toFile: home.path + "/webm.json", atomically: true, encoding: .utf8)
         let arguments = options.map { $0.replacingOccurrences(of: "$HOME", with: home.path) }
         let result = try VidrecProcess.run(["start", "--mic", "test", "--max", "2.5", "--clock-track"] + arguments,
                                            home: home.path, environment: ["TZ": "XYZ-3"])
         #expect(result.code == 0, "\(result.err)")
-        let file = try #require(home.files(in: home.pending, ending: options.contains { $0.hasSuffix("mkv.json") } ? ".mkv" : ".mp4").first,
-                                "\(result.err)")
+        let ending = options.last.map { $0.hasSuffix(".json") ? "." + ($0 as NSString).lastPathComponent.dropLast(5) : ".mp4" } ?? ".mp4"
+        let file = try #require(home.files(in: home.pending, ending: ending).first, "\(result.err)")
         let streams = try Probe.streams(file)
         #expect(streams.map(\.kind) == ["video", "audio", "subtitle"], "\(streams)")
         // The cues in the file's own time, against its pictures' (Matroska moves the
-        // streams by the AAC encoder's priming, FFmpeg 5.1 and 7.1 each their own way).
+        // streams by the AAC encoder's priming, FFmpeg 5.1 and 7.1 each their own way;
+        // WebM by Opus's pre-skip).
         let shift = try Self.startTime(file)
         let cues = try Self.cues(file).map { Cue(start: $0.start + shift, end: $0.end + shift, time: $0.time) }
         let video = try Self.pictures(file)
