@@ -157,7 +157,19 @@ extension KernelDriverTests {
             // Long enough that the fault comes well before the end, even in a starved guest
             // where each `vidrec status` the wait runs takes seconds.
             let seconds = 20
-            let (home, result, tone) = try Self.recordThroughAStreamingError(["--max", "\(seconds)"])
+            // The house hears of it too (--mqtt, Debian's mosquitto in the guest).
+            let folder = NSTemporaryDirectory() + "vidrec-mqtt-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let broker = try MQTTBroker(folder: folder)
+            let watcher = try MQTTWatcher(broker)
+            let (home, result, tone) = try Self.recordThroughAStreamingError(["--max", "\(seconds)", "--mqtt", broker.url("vidrec/vivid"),
+                                                                              "--mqtt-credentials", try broker.credentials("camera")])
+            let gone = try watcher.wait(for: "camera-gone") { $0.topic == "vidrec/vivid/event" && $0.json["event"] as? String == "camera-gone" }
+            #expect((gone.message.json["camera"] as? String)?.hasPrefix("/dev/video0") == true, "\(gone.message.text)")
+            let back = try watcher.wait(after: gone.index, for: "camera-back") {
+                $0.topic == "vidrec/vivid/event" && $0.json["event"] as? String == "camera-back"
+            }
+            #expect((back.message.json["after"] as? Double ?? -1) >= 0, "\(back.message.text)")
             #expect(result.code == 0, "\(result.err)")
             #expect(result.err.contains("vidrec: camera /dev/video0 (vivid) is gone: "), "\(result.err)")
             #expect(result.err.contains("vidrec: camera /dev/video0 (vivid) is back after "), "\(result.err)")

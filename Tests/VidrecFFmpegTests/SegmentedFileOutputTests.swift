@@ -49,20 +49,25 @@ import VidrecMP4
                                             "-of", "csv=p=0", file]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test func everySegmentHoldsExactlyItsFramesAndTheSegmentsPlayBackToBackAsOne() throws {
-        FFmpegLog.configure(level: nil)
-        let folder = try EncodeOnceMuxManyTests.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        // B-frames (veryfast) and a keyframe interval that does not divide the segments.
-        let settings = EncodeOnceMuxManyTests.settings(container: .mp4, audio: true, speed: "veryfast")
-        let encoder = try MovieEncoder(settings: settings, for: [.mp4])
-        // A first segment of 7 frames (as --segment-at-clock makes), then 10 each.
+    /// An MP4 encoder at 15 fps with a tone, cut into a first segment of 7 frames (as
+    /// --segment-at-clock makes) and then 10 each, its segments written into `folder`.
+    static func segmentedEncoder(into folder: String, speed: String) throws -> (MovieEncoder, FolderSink) {
+        let encoder = try MovieEncoder(settings: EncodeOnceMuxManyTests.settings(container: .mp4, audio: true, speed: speed), for: [.mp4])
         let plan = SegmentPlan(firstLength: 7, length: 10)
         encoder.cut(into: plan)
         let sink = FolderSink(folder: folder)
         encoder.connect(SegmentedFileOutput(container: .mp4, streams: encoder.streams, plan: plan, frameRate: Rational(15),
                                             sampleRate: 48000, sink: sink),
                         policy: .movieFile, threadName: "test.segments")
+        return (encoder, sink)
+    }
+
+    @Test func everySegmentHoldsExactlyItsFramesAndTheSegmentsPlayBackToBackAsOne() throws {
+        FFmpegLog.configure(level: nil)
+        let folder = try EncodeOnceMuxManyTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // B-frames (veryfast) and a keyframe interval that does not divide the segments.
+        let (encoder, sink) = try Self.segmentedEncoder(into: folder, speed: "veryfast")
         for index in 0..<45 {
             try encoder.appendVideo(EncodeOnceMuxManyTests.frame(index), frameIndex: Int64(index))
             try encoder.appendAudio(EncodeOnceMuxManyTests.tone(index))
@@ -101,13 +106,7 @@ import VidrecMP4
         FFmpegLog.configure(level: nil)
         let folder = try EncodeOnceMuxManyTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let encoder = try MovieEncoder(settings: EncodeOnceMuxManyTests.settings(container: .mp4, audio: true), for: [.mp4])
-        let plan = SegmentPlan(firstLength: 7, length: 10)
-        encoder.cut(into: plan)
-        let sink = FolderSink(folder: folder)
-        encoder.connect(SegmentedFileOutput(container: .mp4, streams: encoder.streams, plan: plan, frameRate: Rational(15),
-                                            sampleRate: 48000, sink: sink),
-                        policy: .movieFile, threadName: "test.segments")
+        let (encoder, sink) = try Self.segmentedEncoder(into: folder, speed: "ultrafast")
         // Frames 5-8 (around the cut at 7) and 15-29 (the cuts at 17 and 27, and every
         // slot of the segment between) never come.
         let sent = Array(0..<5) + Array(9..<15) + Array(30..<45)
