@@ -55,6 +55,10 @@ public final class MQTTClient: @unchecked Sendable {
         let answered = DispatchSemaphore(value: 0)
         /// Whether the connection has been up, and whether it is now.
         let state = Mutex((wasUp: false, isUp: false, stopping: false))
+        /// Messages published and not yet acknowledged by the broker (QoS 1's PUBACK).
+        let unacknowledged = Mutex(0)
+        /// Signalled as the last unacknowledged message is acknowledged.
+        let drained = DispatchSemaphore(value: 0)
         init(handlers: Handlers, subscriptions: [String]) {
             self.handlers = handlers
             self.subscriptions = subscriptions
@@ -83,6 +87,9 @@ public final class MQTTClient: @unchecked Sendable {
             throw MQTTError(operation: "mosquitto_new", broker: "\(address)", reason: SystemError.describe(errno), fix: "the machine is out of memory")
         }
         self.handle = handle
+        // The loop runs on a thread of ours while others publish: libmosquitto must
+        // know, or a publish writes to the socket from the caller's thread beside it.
+        try check(mosquitto_threaded_set(handle, true), "mosquitto_threaded_set")
         try configure(credentials: credentials, will: will)
         MQTTClient.setCallbacks(handle)
         let connected = mosquitto_connect(handle, address.host, address.port, 30)
@@ -140,6 +147,15 @@ public final class MQTTClient: @unchecked Sendable {
             guard let object else { return }
             Unmanaged<Relay>.fromOpaque(object).takeUnretainedValue().disconnected(code: code)
         }
+        mosquitto_publish_callback_set(handle) { _, object, _ in
+            guard let object else { return }
+            let relay = Unmanaged<Relay>.fromOpaque(object).takeUnretainedValue()
+            let left = relay.unacknowledged.withLock { count -> Int in
+                count = max(0, count - 1)
+                return count
+            }
+            if left == 0 { relay.drained.signal() }
+        }
         mosquitto_message_callback_set(handle) { _, object, message in
             guard let object, let message = message?.pointee, let topic = message.topic else { return }
             let bytes = message.payload.map { UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)) }
@@ -159,18 +175,31 @@ public final class MQTTClient: @unchecked Sendable {
     /// Publishes `bytes` (a picture) on `topic`, as ``publish(_:_:retain:)`` does.
     @discardableResult
     public func publish(_ topic: String, bytes: [UInt8], retain: Bool) -> Bool {
+        relay.unacknowledged.withLock { $0 += 1 }
         let code = mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes, 1, retain)
         guard code == MOSQ_ERR_SUCCESS.rawValue || code == MOSQ_ERR_NO_CONN.rawValue else {
+            relay.unacknowledged.withLock { $0 = max(0, $0 - 1) }
             relay.handlers.log("vidrec: MQTT: cannot publish \(topic): \(MQTTError.text(code))")
             return false
         }
         return true
     }
 
+    /// Waits until the broker has acknowledged every message published so far, or
+    /// `timeout` seconds have passed (a broker that is away acknowledges nothing).
+    public func flush(timeout: Double) {
+        let deadline = DispatchTime.now() + timeout
+        while relay.unacknowledged.withLock({ $0 }) > 0 {
+            guard relay.drained.wait(timeout: deadline) == .success else { return }
+        }
+    }
+
     /// Says goodbye to the broker (it does not publish the will) and waits for the
-    /// loop's thread. Messages published before are sent first. Call once.
+    /// loop's thread, once the broker has acknowledged what was published (for up to
+    /// 2 s: libmosquitto drops what it has not sent when the connection ends). Call once.
     /// The corresponding C function is `mosquitto_disconnect`.
     public func stop() {
+        flush(timeout: 2)
         relay.state.withLock { $0.stopping = true }
         _ = mosquitto_disconnect(handle)
         thread?.join()

@@ -159,7 +159,6 @@ extension KernelDriverTests {
             let seconds = 20
             // The house hears of it too (--mqtt, Debian's mosquitto in the guest).
             let folder = NSTemporaryDirectory() + "vidrec-mqtt-\(UUID().uuidString)"
-            defer { try? FileManager.default.removeItem(atPath: folder) }
             let broker = try MQTTBroker(folder: folder)
             let watcher = try MQTTWatcher(broker)
             let (home, result, tone) = try Self.recordThroughAStreamingError(["--max", "\(seconds)", "--mqtt", broker.url("vidrec/vivid"),

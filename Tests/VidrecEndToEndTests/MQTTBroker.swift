@@ -28,11 +28,17 @@ final class MQTTBroker {
         port = LocalPort.free()
         self.folder = folder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // A file per user, made with -c, then joined: adding a user to a file writes a
+        // temporary file in /tmp, which is read-only in the VM's guest.
         let passwords = folder + "/passwd"
+        var lines = ""
         for (user, password) in Self.users.sorted(by: { $0.key < $1.key }) {
-            let create = FileManager.default.fileExists(atPath: passwords) ? [] : ["-c"]
-            try #require(try Self.tool("mosquitto_passwd", create + ["-b", passwords, user, password]).code == 0)
+            let one = folder + "/passwd-" + user
+            let made = try Self.tool("mosquitto_passwd", ["-b", "-c", one, user, password])
+            try #require(made.code == 0, "mosquitto_passwd: \(made.err)")
+            lines += try String(contentsOfFile: one, encoding: .utf8)
         }
+        try lines.write(toFile: passwords, atomically: false, encoding: .utf8)
         chmod(passwords, 0o600)
         let acl = """
         user camera
@@ -131,7 +137,12 @@ final class MQTTBroker {
         process = nil
     }
 
-    deinit { stop() }
+    /// Stopped, and its folder removed unless `VIDREC_TEST_KEEP` is set.
+    deinit {
+        stop()
+        guard ProcessInfo.processInfo.environment["VIDREC_TEST_KEEP"] == nil else { return }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
 }
 
 /// Everything the broker passes on, as `house` sees it (`mosquitto_sub -t '#'`), in

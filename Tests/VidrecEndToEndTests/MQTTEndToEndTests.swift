@@ -10,15 +10,15 @@ extension EndToEndTests {
         static let prefix = "vidrec/test"
 
         /// A broker in a folder of its own, the watcher subscribed, and a home.
-        static func setUp() throws -> (folder: String, broker: MQTTBroker, watcher: MQTTWatcher, home: Home) {
+        static func setUp() throws -> (broker: MQTTBroker, watcher: MQTTWatcher, home: Home) {
+            // (The broker removes its folder when it goes.)
             let folder = NSTemporaryDirectory() + "vidrec-mqtt-\(UUID().uuidString)"
             let broker = try MQTTBroker(folder: folder)
-            return (folder, broker, try MQTTWatcher(broker), try Home())
+            return (broker, try MQTTWatcher(broker), try Home())
         }
 
         @Test func serveTellsTheHouseWhatHappensAndDoesItsCommands() throws {
-            let (folder, broker, watcher, home) = try Self.setUp()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let (broker, watcher, home) = try Self.setUp()
             let serve = try VidrecProcess(["serve", "--camera", "test", "--mic", "test", "--quality", "low", "--listen", "127.0.0.1:0",
                                            "--mqtt", broker.url(Self.prefix), "--mqtt-credentials", try broker.credentials("camera")],
                                           home: home.path)
@@ -128,8 +128,7 @@ extension EndToEndTests {
         /// A recording waiting for triggers, with `--mqtt` alone: motion ON while its
         /// event runs, the event's start and end, and idle at the end.
         @Test func aRecordingTellsItsEventsAndMotion() throws {
-            let (folder, broker, watcher, home) = try Self.setUp()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let (broker, watcher, home) = try Self.setUp()
             let p = Self.prefix
             let recording = try VidrecProcess(["start", "--camera", "test", "--mic", "test", "--quality", "low", "--pre", "1", "--post", "1",
                                                "--mqtt", broker.url(p), "--mqtt-credentials", try broker.credentials("camera")], home: home.path)
@@ -167,8 +166,7 @@ extension EndToEndTests {
         /// Forty commands at once: eight wait while one runs, the rest are refused, and
         /// every one is answered; serve goes on answering after.
         @Test func aFloodOfCommandsCostsOnlyThoseCommands() throws {
-            let (folder, broker, watcher, home) = try Self.setUp()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let (broker, watcher, home) = try Self.setUp()
             let serve = try VidrecProcess(["serve", "--camera", "test", "--quality", "low", "--listen", "127.0.0.1:0",
                                            "--mqtt", broker.url(Self.prefix), "--mqtt-credentials", try broker.credentials("camera")],
                                           home: home.path)
@@ -192,8 +190,7 @@ extension EndToEndTests {
         /// What cannot be used is refused before anything starts, naming the fix; a
         /// recording goes on without a broker it cannot reach.
         @Test func aBadAddressCredentialsOrBrokerIsSaidAndARecordingGoesOnWithoutIt() throws {
-            let (folder, broker, _, home) = try Self.setUp()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let (broker, _, home) = try Self.setUp()
             let serve = ["serve", "--camera", "test", "--listen", "127.0.0.1:0", "--mqtt"]
             for (url, words) in [("http://127.0.0.1/x", "the scheme is mqtt://"), ("mqtt://camera:pw@127.0.0.1/x", "--mqtt-credentials"),
                                  ("mqtt://127.0.0.1:99999/x", "port"), ("mqtt://127.0.0.1/a/+/b", "without + or #")] {
