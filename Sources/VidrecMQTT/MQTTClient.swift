@@ -53,8 +53,8 @@ public final class MQTTClient: @unchecked Sendable {
         /// The first connection's answer (CONNACK's code), once it came.
         let firstAnswer = Mutex<Int32?>(nil)
         let answered = DispatchSemaphore(value: 0)
-        /// Whether the connection has been up, and whether it is now.
-        let state = Mutex((wasUp: false, isUp: false, stopping: false))
+        /// Whether the connection has been up, and whether it is now; why it last ended.
+        let state = Mutex((wasUp: false, isUp: false, stopping: false, lastFailure: Int32?.none))
         /// Messages published and not yet acknowledged by the broker (QoS 1's PUBACK).
         let unacknowledged = Mutex(0)
         /// Signalled as the last unacknowledged message is acknowledged.
@@ -94,21 +94,31 @@ public final class MQTTClient: @unchecked Sendable {
         MQTTClient.setCallbacks(handle)
         let connected = mosquitto_connect(handle, address.host, address.port, 30)
         guard connected == MOSQ_ERR_SUCCESS.rawValue else {
-            throw MQTTError(operation: "connecting", broker: "\(address)", reason: MQTTError.text(connected),
-                            fix: "check the host and port in --mqtt, and that the broker runs")
+            throw MQTTError(operation: "connecting", broker: "\(address)", reason: MQTTError.text(connected), fix: Self.fix(for: connected))
         }
         let loop = SendableHandle(pointer: handle)
         thread = NamedThread(name: "vidrec.mqtt") { _ = mosquitto_loop_forever(loop.pointer, 1000, 1) }
         guard relay.answered.wait(timeout: .now() + timeout) == .success else {
+            // The loop may have tried and failed (a TLS handshake is finished there).
+            let failure = relay.state.withLock { $0.lastFailure }
             stop()
-            throw MQTTError(operation: "connecting", broker: "\(address)", reason: "no answer in \(Int(timeout)) s",
-                            fix: "check that --mqtt names an MQTT broker (mqtts:// for one that speaks TLS)")
+            throw MQTTError(operation: "connecting", broker: "\(address)",
+                            reason: failure.map(MQTTError.text) ?? "no answer in \(Int(timeout)) s",
+                            fix: failure.map(Self.fix) ?? (address.isSecure ? Self.fix(for: MOSQ_ERR_TLS.rawValue)
+                                : "check that --mqtt names an MQTT broker (mqtts:// for one that speaks TLS)"))
         }
         if let refused = relay.firstAnswer.withLock({ $0 }), refused != 0 {
             stop()
             throw MQTTError(operation: "connecting", broker: "\(address)", reason: String(cString: mosquitto_connack_string(refused)),
                             fix: "check the user name and password in --mqtt-credentials, and the broker's ACL")
         }
+    }
+
+    /// What to do about a connection that failed with `code`.
+    private static func fix(for code: Int32) -> String {
+        code == MOSQ_ERR_TLS.rawValue
+            ? "check that the broker's certificate names this host and comes from an authority the system trusts, or name yours with ca= in --mqtt-credentials"
+            : "check the host and port in --mqtt, and that the broker runs"
     }
 
     /// The handle, to hand to the loop's thread (see the class's note).
@@ -240,6 +250,7 @@ extension MQTTClient.Relay {
     func disconnected(code: Int32) {
         let stopping = state.withLock { state -> Bool in
             state.isUp = false
+            if code != 0 { state.lastFailure = code }
             return state.stopping
         }
         if !stopping { handlers.log("vidrec: MQTT: lost the broker (\(MQTTError.text(code))); connecting again") }

@@ -9,7 +9,11 @@ import Testing
 /// `vidrec/+/+/command/#`).
 final class MQTTBroker {
     let port: Int
+    /// The port that speaks TLS, with a certificate for 127.0.0.1 from ``authority``.
+    let tlsPort: Int
     let folder: String
+    /// The test's own certificate authority (PEM), which signed the broker's certificate.
+    var authority: String { folder + "/ca.pem" }
     private var process: Process?
     private var signaller: ChildSignal?
 
@@ -26,6 +30,7 @@ final class MQTTBroker {
     init(folder: String) throws {
         try #require(Self.isInstalled, "mosquitto is missing: run scripts/install-deps --servers")
         port = LocalPort.free()
+        tlsPort = LocalPort.free()
         self.folder = folder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // A file per user, made with -c, then joined: adding a user to a file writes a
@@ -51,9 +56,14 @@ final class MQTTBroker {
         """
         try acl.write(toFile: folder + "/acl", atomically: true, encoding: .utf8)
         chmod(folder + "/acl", 0o600)
+        try Self.makeCertificates(in: folder)
         let configuration = """
         per_listener_settings false
         listener \(port) 127.0.0.1
+        listener \(tlsPort) 127.0.0.1
+        cafile \(folder)/ca.pem
+        certfile \(folder)/server.pem
+        keyfile \(folder)/server.key
         allow_anonymous false
         password_file \(passwords)
         acl_file \(folder)/acl
@@ -72,9 +82,33 @@ final class MQTTBroker {
         try process.run()
         self.process = process
         signaller = ChildSignal(process)
-        let listening = Poll.until { LocalPort.isListening(port) ? true : (process.isRunning ? nil : false) }
+        let listening = Poll.until { LocalPort.isListening(port) && LocalPort.isListening(tlsPort) ? true : (process.isRunning ? nil : false) }
         try #require(listening == true, "mosquitto did not start: \(log)")
     }
+
+    /// A certificate authority of the test's own and, signed by it, the broker's
+    /// certificate for 127.0.0.1 (with openssl).
+    private static func makeCertificates(in folder: String) throws {
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: folder + "/san.ext", atomically: true, encoding: .utf8)
+        for arguments in [["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+                           "-subj", "/CN=vidrec test authority"],
+                          ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"],
+                          ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
+                           "-days", "2", "-extfile", "san.ext"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "openssl \(arguments.prefix(2))")
+        }
+    }
+
+    /// `mqtts://127.0.0.1:TLSPORT/prefix`.
+    func tlsURL(_ prefix: String) -> String { "mqtts://127.0.0.1:\(tlsPort)/\(prefix)" }
 
     /// The broker's log, for messages.
     var log: String { (try? String(contentsOfFile: folder + "/mosquitto.log", encoding: .utf8)) ?? "" }
@@ -82,10 +116,11 @@ final class MQTTBroker {
     /// `mqtt://127.0.0.1:PORT/prefix`.
     func url(_ prefix: String) -> String { "mqtt://127.0.0.1:\(port)/\(prefix)" }
 
-    /// A credentials file for `user`, mode 0600, in the broker's folder.
-    func credentials(_ user: String, password: String? = nil) throws -> String {
-        let path = folder + "/\(user).credentials"
-        try "# the broker's user\nusername=\(user)\npassword=\(password ?? Self.users[user]!)\n"
+    /// A credentials file for `user`, mode 0600, in the broker's folder; with
+    /// `authority`, its `ca=` line.
+    func credentials(_ user: String, password: String? = nil, authority: String? = nil) throws -> String {
+        let path = folder + "/\(user)\(authority == nil ? "" : "-tls").credentials"
+        try ("# the broker's user\nusername=\(user)\npassword=\(password ?? Self.users[user]!)\n" + (authority.map { "ca=\($0)\n" } ?? ""))
             .write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o600)
         return path

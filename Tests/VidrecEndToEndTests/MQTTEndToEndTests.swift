@@ -187,6 +187,21 @@ extension EndToEndTests {
             #expect(serve.wait().code == 0)
         }
 
+        /// `mqtts://`: the broker's certificate is checked against the authority the
+        /// credentials file names; without it (the system's authorities) it is refused.
+        @Test func aBrokerThatSpeaksTLSIsReachedThroughTheAuthorityNamed() throws {
+            let (broker, watcher, home) = try Self.setUp()
+            let serve = try VidrecProcess(["serve", "--camera", "test", "--listen", "127.0.0.1:0", "--mqtt", broker.tlsURL(Self.prefix),
+                                           "--mqtt-credentials", try broker.credentials("camera", authority: broker.authority)], home: home.path)
+            #expect(serve.waitForError(containing: "vidrec: serving "), "\(serve.errorSoFar)")
+            try watcher.wait(topic: Self.prefix + "/availability", text: "online")
+            serve.signal(SIGTERM)
+            #expect(serve.wait().code == 0)
+            let untrusted = try VidrecProcess.run(["serve", "--camera", "test", "--listen", "127.0.0.1:0", "--mqtt", broker.tlsURL("x"),
+                                                   "--mqtt-credentials", try broker.credentials("camera")], home: home.path)
+            #expect(untrusted.code == 69 && untrusted.err.contains("certificate") && untrusted.err.contains("ca= in --mqtt-credentials"), "\(untrusted.err)")
+        }
+
         /// What cannot be used is refused before anything starts, naming the fix; a
         /// recording goes on without a broker it cannot reach.
         @Test func aBadAddressCredentialsOrBrokerIsSaidAndARecordingGoesOnWithoutIt() throws {
