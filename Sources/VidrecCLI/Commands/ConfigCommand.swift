@@ -34,7 +34,7 @@ struct ConfigCommand: VidrecCommand {
         if let command, !ConfigFile.sectionNames.dropLast().contains(command) {
             throw .invalidValue(command, for: "<command>", reason: "the commands the file sets are start, serve and upload")
         }
-        if command == nil, !rest.isEmpty { throw .conflicting("-- <options>", "no command; name it: vidrec config start -- …") }
+        if command == nil, !rest.isEmpty { throw .missingArgument("<command>") }  // the options after -- are its
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
