@@ -35,6 +35,10 @@ struct ConfigCommand: VidrecCommand {
             throw .invalidValue(command, for: "<command>", reason: "the commands the file sets are start, serve and upload")
         }
         if command == nil, !rest.isEmpty { throw .missingArgument("<command>") }  // the options after -- are its
+        // The options after -- as that command reads them, before the file is.
+        if let command, let type = VidrecCLI.commands.first(where: { $0.spec.name == command }) {
+            _ = try type.init(try CommandLineParser(spec: type.spec).parse(rest))
+        }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
@@ -43,12 +47,7 @@ struct ConfigCommand: VidrecCommand {
         let names = command.map { [$0] } ?? Array(ConfigFile.sectionNames.dropLast())
         for name in names {
             guard let type = VidrecCLI.commands.first(where: { $0.spec.name == name }) else { continue }
-            let commandLine: ParsedArguments
-            do throws(ParserError) {
-                commandLine = try CommandLineParser(spec: type.spec).parse(rest)
-            } catch {
-                throw CLIError("\(error) (after --, as 'vidrec \(name)' reads it)", .usage)
-            }
+            let commandLine = try CommandLineParser(spec: type.spec).parse(rest)  // checked in init
             let configured = try ConfiguredArguments.merge(commandLine, command: type, file: file)
             do throws(ParserError) {
                 _ = try type.init(configured.parsed)
