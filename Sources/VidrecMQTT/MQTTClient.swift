@@ -104,8 +104,8 @@ public final class MQTTClient: @unchecked Sendable {
             stop()
             throw MQTTError(operation: "connecting", broker: "\(address)",
                             reason: failure.map(MQTTError.text) ?? "no answer in \(Int(timeout)) s",
-                            fix: failure.map(Self.fix) ?? (address.isSecure ? Self.fix(for: MOSQ_ERR_TLS.rawValue)
-                                : "check that --mqtt names an MQTT broker (mqtts:// for one that speaks TLS)"))
+                            fix: address.isSecure ? Self.fix(for: MOSQ_ERR_TLS.rawValue)
+                                : failure.map(Self.fix) ?? "check that --mqtt names an MQTT broker (mqtts:// for one that speaks TLS)")
         }
         if let refused = relay.firstAnswer.withLock({ $0 }), refused != 0 {
             stop()
@@ -248,11 +248,12 @@ extension MQTTClient.Relay {
 
     /// The connection ended: said, unless it was our goodbye.
     func disconnected(code: Int32) {
-        let stopping = state.withLock { state -> Bool in
+        let (stopping, wasUp) = state.withLock { state -> (Bool, Bool) in
             state.isUp = false
             if code != 0 { state.lastFailure = code }
-            return state.stopping
+            return (state.stopping, state.wasUp)
         }
-        if !stopping { handlers.log("vidrec: MQTT: lost the broker (\(MQTTError.text(code))); connecting again") }
+        // Before the first connection, the failure is said by the wait for it.
+        if !stopping, wasUp { handlers.log("vidrec: MQTT: lost the broker (\(MQTTError.text(code))); connecting again") }
     }
 }
