@@ -31,7 +31,7 @@ struct ConfigCommand: VidrecCommand {
     init(_ arguments: ParsedArguments) throws(ParserError) {
         command = arguments[Key.command]
         rest = arguments.rest
-        if let command, !ConfigFile.sectionNames.dropLast().contains(command) {
+        if let command, !ConfigFile.commandSections.contains(command) {
             throw .invalidValue(command, for: "<command>", reason: "the commands the file sets are start, serve and upload")
         }
         if command == nil, !rest.isEmpty { throw .missingArgument("<command>") }  // the options after -- are its
@@ -44,7 +44,7 @@ struct ConfigCommand: VidrecCommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let file = try context.configFile()
         if file == nil { context.err("vidrec: no config file at \(context.configPath): every setting comes from the command line\n") }
-        let names = command.map { [$0] } ?? Array(ConfigFile.sectionNames.dropLast())
+        let names = command.map { [$0] } ?? ConfigFile.commandSections
         for name in names {
             guard let type = VidrecCLI.commands.first(where: { $0.spec.name == name }) else { continue }
             let commandLine = try CommandLineParser(spec: type.spec).parse(rest)  // checked in init

@@ -34,8 +34,10 @@ struct ConfigFile: Sendable {
     /// The entries of each section, in order.
     let sections: [String: [Entry]]
 
-    /// The sections a file may have: the commands it sets options of, and `mqtt`.
-    static let sectionNames = ["start", "serve", "upload", "mqtt"]
+    /// The commands whose options a file sets, each in a section of its name.
+    static let commandSections = ["start", "serve", "upload"]
+    /// The sections a file may have: the commands', and `mqtt`.
+    static let sectionNames = commandSections + ["mqtt"]
 
     /// Keys whose values may hold secrets (a stream key, a remote with its keys): a file
     /// with one of them must be its owner's alone to read (0600).

@@ -19,7 +19,7 @@ struct ConfiguredArguments {
                       file: ConfigFile?) throws(ConfigProblem) -> ConfiguredArguments {
         let spec = command.spec
         var result = ConfiguredArguments(parsed: ParsedArguments())
-        if let file, ConfigFile.sectionNames.contains(spec.name) {
+        if let file, ConfigFile.commandSections.contains(spec.name) {
             for entry in file.entries(for: spec.name, spec: spec) {
                 try result.add(entry, from: file, command: command)
             }
