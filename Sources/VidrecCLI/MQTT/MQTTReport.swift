@@ -66,24 +66,20 @@ final class MQTTReport: FollowUp {
         var object: [String: Any] = ["event": event, "time": DateText.iso8601(time, milliseconds: true), "preset": preset]
         if let id = recording.withLock({ $0 }) { object["id"] = id }
         for case let (key, value?) in fields { object[key] = value }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        client?.publish(topics.event, String(decoding: data, as: UTF8.self), retain: false)
+        client?.publish(topics.event, json: object, retain: false)
     }
 
     private func set(_ topic: String, _ value: String) { client?.publish(topic, value, retain: true) }
 
     private func tellFreeSpace() {
-        guard let bytes = try? FreeSpace.available(at: pendingArea) else { return }
-        set(topics.freeSpace, String(format: "%.1f", Double(bytes) / 1e9))
+        if let free = MQTTClient.freeSpaceText(at: pendingArea) { set(topics.freeSpace, free) }
     }
 
     func saved(_ file: SavedFile) {
         let name = (file.path as NSString).lastPathComponent
         set(topics.lastSaved, name)
         tell("saved", ["file": file.path, "name": name, "kind": file.kind.rawValue, "id": file.id, "duration": file.duration])
-        if file.kind == .photo, let picture = FileManager.default.contents(atPath: file.path), picture.count <= ServeMQTT.largestSnapshot {
-            client?.publish(topics.snapshot, bytes: Array(picture), retain: true)
-        }
+        if file.kind == .photo { client?.publishSnapshot(file.path, topics: topics) }
         tellFreeSpace()
     }
 
@@ -91,7 +87,9 @@ final class MQTTReport: FollowUp {
         switch happening {
         case let .started(id, camera):
             recording.withLock { $0 = id }
-            (set(topics.state, "recording"), set(topics.camera, camera), set(topics.preset, preset))
+            set(topics.state, "recording")
+            set(topics.camera, camera)
+            set(topics.preset, preset)
             tell("started", ["camera": camera])
             tellFreeSpace()
         case let .eventStarted(index, id, start):

@@ -21,9 +21,6 @@ import VidrecSystem
 final class ServeMQTT: Sendable {
     /// How many commands may wait while one runs.
     static let commandCapacity = 8
-    /// The largest photo published as the snapshot, in bytes (brokers refuse large
-    /// messages; a 1080p JPEG is a few hundred KB).
-    static let largestSnapshot = 8 << 20
 
     private let client: MQTTClient
     private let topics: MQTTTopics
@@ -105,7 +102,7 @@ final class ServeMQTT: Sendable {
                       topics.camera: view?["camera"] as? String ?? String(routes.cameraArgument.dropFirst("--camera=".count)),
                       topics.preset: recording?["preset"] as? String ?? routes.quality]
         if recording == nil { values[topics.motion] = "OFF" }
-        if let bytes = try? FreeSpace.available(at: store.directory) { values[topics.freeSpace] = String(format: "%.1f", Double(bytes) / 1e9) }
+        values[topics.freeSpace] = MQTTClient.freeSpaceText(at: store.directory)
         if let newest = try? routes.album.items().first { values[topics.lastSaved] = newest.name }
         let changed = published.withLock { published in
             let changed = values.filter { published[$0.key] != $0.value }
@@ -156,17 +153,15 @@ final class ServeMQTT: Sendable {
     /// The photo `vidrec snap` said it took (`vidrec: photo ID: …`), as the snapshot.
     private func publishSnapshot(said message: String) {
         guard let range = message.range(of: #"photo [0-9]{8}-[0-9]{6}(-[0-9]+)?"#, options: .regularExpression),
-              let entry = try? store.entry(id: String(message[range].dropFirst("photo ".count))),
-              let picture = FileManager.default.contents(atPath: entry.mediaPath), picture.count <= Self.largestSnapshot
+              let entry = try? store.entry(id: String(message[range].dropFirst("photo ".count)))
         else { return }
-        client.publish(topics.snapshot, bytes: Array(picture), retain: true)
+        client.publishSnapshot(entry.mediaPath, topics: topics)
     }
 
     private func answer(_ command: String, error: String?) {
         var object: [String: Any] = ["command": command, "ok": error == nil]
         object["error"] = error
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        client.publish(topics.result, String(decoding: data, as: UTF8.self), retain: false)
+        client.publish(topics.result, json: object, retain: false)
     }
 
     /// Offline, the thread stopped, goodbye to the broker.
