@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -41,6 +42,14 @@ int csystem_pidfd_send_signal(int pidfd, int signal) {
 
 int csystem_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int csystem_inotify_init(void) {
+    return inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+}
+
+int csystem_inotify_watch_folder(int inotify, const char *folder) {
+    return inotify_add_watch(inotify, folder, IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_ONLYDIR);
 }
 
 int csystem_available_processors(void) {

@@ -42,12 +42,23 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     private let worker = CaptureWorker()
     private let overrunCount = Atomic<Int>(0)
 
+    /// Whether the capture loop ended on its own, with an error (the device gone or
+    /// broken): ``stop()`` then closes the PCM.
+    private let endedWithError = Atomic<Bool>(false)
+
     /// Owns the `snd_pcm_t`. Only the capture thread uses it once started, which is
-    /// why `@unchecked Sendable` is safe.
+    /// why `@unchecked Sendable` is safe; ``close()`` comes after that thread has ended.
     private final class PCMHandle: @unchecked Sendable {
         let pcm: OpaquePointer
+        private let closed = Atomic<Bool>(false)
         init(_ pcm: OpaquePointer) { self.pcm = pcm }
-        deinit { snd_pcm_close(pcm) }
+        /// Closes the PCM now, once: a USB card that was unplugged is freed only when its
+        /// last handle closes, and its successor takes its name only then.
+        func close() {
+            if !closed.exchange(true, ordering: .sequentiallyConsistent) { snd_pcm_close(pcm) }
+        }
+        var isClosed: Bool { closed.load(ordering: .sequentiallyConsistent) }
+        deinit { close() }
     }
 
     /// Opens `name` and negotiates the sample format, channels and rate nearest to those
@@ -163,13 +174,21 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
         try alsaCheck(.pcmPrepare, displayName) { snd_pcm_prepare(handle.pcm) }
         try alsaCheck(.pcmStart, displayName) { snd_pcm_start(handle.pcm) }
         worker.start(name: "vidrec.mic") { [self] in
-            if let error = captureLoop(queue) { queue.push(.sourceEnded(.audio, error)) }
+            if let error = captureLoop(queue) {
+                endedWithError.store(true, ordering: .sequentiallyConsistent)
+                queue.push(.sourceEnded(.audio, error))
+            }
         }
     }
 
+    /// Stops capturing and closes the device: a microphone is not started again, and a
+    /// USB one that was unplugged can come back under its name only once it is closed.
     public func stop() {
         worker.stop()
-        systemCallNegativeErrno(.pcmDrop) { snd_pcm_drop(handle.pcm) }
+        if !endedWithError.load(ordering: .sequentiallyConsistent), !handle.isClosed {
+            systemCallNegativeErrno(.pcmDrop) { snd_pcm_drop(handle.pcm) }
+        }
+        handle.close()
     }
 
     private func captureLoop(_ queue: CaptureQueue) -> (any Error)? {

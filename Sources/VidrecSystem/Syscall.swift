@@ -17,6 +17,8 @@ public enum Syscall: String, Sendable, CaseIterable {
     case flock
     case fstat
     case fstatat
+    case inotifyInit = "inotify_init1"
+    case inotifyAddWatch = "inotify_add_watch"
     case fsync
     case ftruncate
     case getrlimit

@@ -41,14 +41,18 @@ import VidrecSystem
         let movie = RecordingOutput("movie")
         var events: [String] = []
         let outcome = try session.run(outputs: [OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200))],
-                                      cameraEvents: { event in
-            switch event {
-            case .lost(let camera, let reason): events.append("lost \(camera): \(reason)")
-            case .back(let camera, _): events.append("back \(camera)")
-            case .gaveUp(let camera, _, _): events.append("gave up \(camera)")
-            }
-        })
+                                      reconnections: { events.append(Self.words($0)) })
         return (movie, outcome, events)
+    }
+
+    /// An event as the tests compare it: `lost scripted camera: Unplugged()`, `back …`,
+    /// `gave up …`.
+    static func words(_ event: ReconnectionEvent) -> String {
+        switch event {
+        case let .lost(_, device, reason): "lost \(device): \(reason)"
+        case let .back(_, device, _): "back \(device)"
+        case let .gaveUp(_, device, _, _): "gave up \(device)"
+        }
     }
 
     @Test func aCameraThatComesBackGoesOnInTheSameMovieWithItsLastPictureOverTheGap() throws {

@@ -60,7 +60,7 @@ import VidrecSystem
             switch event {
             case .started(let id, _, _, let sources, _): events.append("started \(id) \(sources.joined(separator: "+"))")
             case .progress: break
-            case .camera: events.append("camera")
+            case .reconnection: events.append("reconnection")
             case .ended: events.append("ended")
             }
         }

@@ -15,20 +15,24 @@ final class ScriptedMicrophone: AudioCaptureSource {
     /// real clock.
     let start: Int64?
     let seconds: Int
+    /// Pushed as the microphone's end after its script (an unplugged microphone).
+    let ending: (any Error)?
     private let queue = Mutex<CaptureQueue?>(nil)
     private let startedAt = Mutex<Int64>(0)
 
     init(start: Int64, seconds: Int) {
         self.start = start
         self.seconds = seconds
+        ending = nil
     }
 
     /// A microphone that delivers its script as soon as it is started, stamped from
     /// then on CLOCK_MONOTONIC: for a camera that runs on the real clock, such as the
     /// ticks of a sound recording (`NoCamera`), which no scripted camera sets off.
-    init(startingNow seconds: Int) {
+    init(startingNow seconds: Int, ending: (any Error)? = nil) {
         start = nil
         self.seconds = seconds
+        self.ending = ending
     }
 
     func start(into queue: CaptureQueue) throws {
@@ -48,6 +52,7 @@ final class ScriptedMicrophone: AudioCaptureSource {
             let time = first + Int64(chunk) * 10_000_000
             queue.push(.audio(.silence(format: audioFormat, frameCount: period, captureTime: time)))
         }
+        if let ending { queue.push(.sourceEnded(.audio, ending)) }
     }
 
     func stop() {}

@@ -16,14 +16,19 @@ final class USBCamera {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("vm/usb-camera").path
 
-    /// The host side's capture node (`/dev/videoN`).
+    /// The microphone's ALSA name on the host side.
+    static let microphone = "hw:webcam,0"
+
+    /// The host side's capture node (`/dev/videoN`); empty for the microphone alone.
     let node: String
     private var stopped = false
 
-    /// Makes the gadget and plugs it in; returns once the host has bound it.
-    init(tone: Int = 1000) throws {
-        node = try LoopbackCamera.output(Self.script, ["start", "--tone", "\(tone)"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        try #require(node.hasPrefix("/dev/video"), "vm/usb-camera start printed \(node)")
+    /// Makes the gadget and plugs it in; returns once the host has bound it. With
+    /// `microphoneOnly`, the gadget is a USB microphone and nothing else.
+    init(tone: Int = 1000, microphoneOnly: Bool = false) throws {
+        node = try LoopbackCamera.output(Self.script, ["start", "--tone", "\(tone)"] + (microphoneOnly ? ["--microphone-only"] : []))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(microphoneOnly ? node.isEmpty : node.hasPrefix("/dev/video"), "vm/usb-camera start printed \(node)")
     }
 
     /// What the device side has logged so far.

@@ -31,6 +31,15 @@ int csystem_pidfd_send_signal(int pidfd, int signal);
 /// Glibc's Swift module.
 int csystem_eventfd(void);
 
+/// A non-blocking, close-on-exec inotify instance (`inotify_init1`), which a thread
+/// waiting for a device to come back polls. Returns the descriptor or -1 with errno set.
+int csystem_inotify_init(void);
+
+/// Watches `folder` on `inotify` for what appears in it or changes its attributes
+/// (`IN_CREATE | IN_MOVED_TO | IN_ATTRIB`, `IN_ONLYDIR`). Returns the watch or -1 with
+/// errno set (ENOENT while the folder does not exist).
+int csystem_inotify_watch_folder(int inotify, const char *folder);
+
 /// The processors this process may run on (`sched_getaffinity` and `CPU_COUNT`, the
 /// count x264 sizes its threads by), or the online processors if that fails; at least 1.
 int csystem_available_processors(void);

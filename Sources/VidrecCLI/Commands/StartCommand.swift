@@ -80,9 +80,9 @@ struct StartCommand: VidrecCommand {
                     context.err(warning + "\n")
                 }
                 status.update(progress)
-            case .camera(let event):
+            case .reconnection(let event):
                 terminal?("\r\u{1B}[K")  // the status line, cleared on the terminal only
-                context.err(EndReport.cameraLine(for: event, window: options.reconnect) + "\n")
+                context.err(EndReport.reconnectionLine(for: event, window: options.reconnect) + "\n")
                 Self.tell(event, to: after)
             case .ended:
                 status.clear()
@@ -98,11 +98,13 @@ struct StartCommand: VidrecCommand {
         })
     }
 
-    /// Tells the parts that follow the recording of the camera's comings and goings.
-    private static func tell(_ event: CameraReconnection.Event, to after: FollowUps) {
+    /// Tells the parts that follow the recording of the devices' comings and goings.
+    private static func tell(_ event: ReconnectionEvent, to after: FollowUps) {
         switch event {
-        case let .lost(camera, reason): after.happened(.cameraGone(camera: camera, reason: "\(reason)"))
-        case let .back(camera, seconds): after.happened(.cameraBack(camera: camera, after: seconds))
+        case let .lost(.audio, microphone, reason): after.happened(.microphoneGone(microphone: microphone, reason: reason))
+        case let .back(.audio, microphone, seconds): after.happened(.microphoneBack(microphone: microphone, after: seconds))
+        case let .lost(_, camera, reason): after.happened(.cameraGone(camera: camera, reason: reason))
+        case let .back(_, camera, seconds): after.happened(.cameraBack(camera: camera, after: seconds))
         case .gaveUp: break
         }
     }

@@ -42,6 +42,7 @@ struct StatusCommand: VidrecCommand {
                 ]
                 if let limit = entry.sidecar.maxDuration { row["maxDuration"] = limit }
                 if let gone = progress?.cameraGone { row["cameraGone"] = gone }
+                if let gone = progress?.microphoneGone { row["microphoneGone"] = gone }
                 return row
             }
             try context.printJSON(rows)
@@ -56,7 +57,8 @@ struct StatusCommand: VidrecCommand {
             let limit = entry.sidecar.maxDuration.map { String(format: " of %g s", $0) } ?? ""
             let frames = progress.flatMap { $0.isAudioOnly ? nil : ", \($0.videoFrames) frames" + ($0.droppedFrames > 0 ? ", \($0.droppedFrames) dropped" : "") } ?? ""
             let behind = progress.map(BacklogNote.status) ?? ""
-            let gone = progress?.cameraGone.map { String(format: " (gone for %.1f s; waiting for it to come back)", $0) } ?? ""
+            let gone = (progress?.cameraGone.map { String(format: " (gone for %.1f s; waiting for it to come back)", $0) } ?? "")
+                + (progress?.microphoneGone.map { String(format: " (microphone gone for %.1f s; silence until it comes back)", $0) } ?? "")
             context.out("recording \(entry.id) (pid \(entry.sidecar.pid), \(entry.sidecar.preset)): \(recorded)\(limit)\(frames), \(ByteCount.format(entry.bytes)), from \(entry.sidecar.camera)\(gone)\(behind)\n")
         }
         let waiting = entries.filter { $0.state != .recording }.count

@@ -25,7 +25,8 @@ enum RuntimeFailure {
             case .lowDiskSpace: return "\(error); free space, or lower it with --min-free"
             case .cameraBusy: return "\(error); stop it with 'vidrec stop'"
             case .alreadyRecordingFrom: return "\(error); name another camera ('vidrec devices' lists them)"
-            case .segmentsUnsupported, .nothingToRecord, .switchWithoutCamera, .needsPicture, .otherCamera: return error.description
+            case .segmentsUnsupported, .nothingToRecord, .switchWithoutCamera, .needsPicture, .otherCamera, .otherMicrophone:
+                return error.description
             case .copiedStreamCannotSwitch: return "\(error); record with --video encode to switch cameras"
             case .copiedStreamCannotPause: return "\(error); record with --video encode to pause"
             }

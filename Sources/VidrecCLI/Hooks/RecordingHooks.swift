@@ -79,9 +79,12 @@ final class RecordingHooks: FollowUp {
                                              "VIDREC_REASON": report.problem])
         case let .cameraGone(camera, reason):
             run(commands.failure, "on-failure", ["VIDREC_EVENT": "camera-gone", "VIDREC_CAMERA": camera, "VIDREC_REASON": reason])
+        case let .microphoneGone(microphone, reason):
+            run(commands.failure, "on-failure", ["VIDREC_EVENT": "microphone-gone", "VIDREC_MICROPHONE": microphone,
+                                                 "VIDREC_REASON": reason])
         case let .failed(reason, exitCode):
             run(commands.failure, "on-failure", ["VIDREC_EVENT": "failed", "VIDREC_REASON": reason, "VIDREC_EXIT_CODE": "\(exitCode)"])
-        case .cameraBack, .paused:
+        case .cameraBack, .microphoneBack, .paused:
             break
         }
     }

@@ -103,6 +103,10 @@ final class MQTTReport: FollowUp {
             tell("camera-gone", ["camera": camera, "reason": reason])
         case let .cameraBack(camera, seconds):
             tell("camera-back", ["camera": camera, "after": (seconds * 10).rounded() / 10])
+        case let .microphoneGone(microphone, reason):
+            tell("microphone-gone", ["microphone": microphone, "reason": reason])
+        case let .microphoneBack(microphone, seconds):
+            tell("microphone-back", ["microphone": microphone, "after": (seconds * 10).rounded() / 10])
         case let .paused(paused):
             set(topics.state, paused ? "paused" : "recording")
             tell(paused ? "paused" : "resumed")

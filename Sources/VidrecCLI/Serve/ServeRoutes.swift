@@ -151,6 +151,7 @@ struct ServeRoutes: Sendable {
                 recording.merge(["elapsed": progress.elapsed, "frames": progress.videoFrames, "bytes": progress.bytes,
                                  "droppedFrames": progress.droppedFrames, "paused": progress.isPaused]) { $1 }
                 recording["cameraGone"] = progress.cameraGone
+                recording["microphoneGone"] = progress.microphoneGone
             }
             if let entry = try? context.store().entry(id: id) {
                 recording["preset"] = entry.sidecar.preset

@@ -67,29 +67,49 @@ struct EndReport {
     /// 12:03:04-12:03:09 (5.2 s; 78 frames hold its last picture; back once)`, each
     /// gap in local time, then their total.
     static func cameraGaps(_ outcome: RecordingOutcome) -> String {
-        let spans = outcome.cameraGaps.compactMap { gap in
+        "camera gone " + spans(outcome.cameraGaps)
+            + String(format: "(%.1f s; %lld frames hold its last picture; back %@)", total(outcome.cameraGaps),
+                     outcome.cameraGapFrames, times(outcome.cameraReturns))
+    }
+
+    /// The same for the microphone: `microphone gone 12:03:04-12:03:09 (5.2 s of
+    /// silence; back once)`.
+    static func microphoneGaps(_ outcome: RecordingOutcome) -> String {
+        "microphone gone " + spans(outcome.microphoneGaps)
+            + String(format: "(%.1f s of silence; back %@)", total(outcome.microphoneGaps), times(outcome.microphoneReturns))
+    }
+
+    /// Each gap's start and end in local time, and a space; empty without times.
+    private static func spans(_ gaps: [DeviceGap]) -> String {
+        let spans = gaps.compactMap { gap in
             gap.startTime.flatMap { start in
                 DateText.local("%H:%M:%S", start).map { "\($0)-\(DateText.local("%H:%M:%S", start + gap.seconds) ?? "")" }
             }
         }
-        let total = outcome.cameraGaps.reduce(0) { $0 + $1.seconds }
-        let times = outcome.cameraReturns == 0 ? "never" : outcome.cameraReturns == 1 ? "once" : "\(outcome.cameraReturns) times"
-        return "camera gone " + (spans.isEmpty ? "" : spans.joined(separator: ", ") + " ")
-            + String(format: "(%.1f s; %lld frames hold its last picture; back %@)", total, outcome.cameraGapFrames, times)
+        return spans.isEmpty ? "" : spans.joined(separator: ", ") + " "
     }
 
-    /// The message for a camera that went, came back or was given up on.
-    static func cameraLine(for event: CameraReconnection.Event, window: Rational) -> String {
+    private static func total(_ gaps: [DeviceGap]) -> Double { gaps.reduce(0) { $0 + $1.seconds } }
+
+    private static func times(_ returns: Int) -> String {
+        returns == 0 ? "never" : returns == 1 ? "once" : "\(returns) times"
+    }
+
+    /// The message for a camera or a microphone that went, came back or was given up on.
+    static func reconnectionLine(for event: ReconnectionEvent, window: Rational) -> String {
         switch event {
-        case let .lost(camera, reason):
-            "vidrec: camera \(camera) is gone: \(reason); waiting up to \(window) s for it to come back (--reconnect)"
-        case let .back(camera, after):
-            String(format: "vidrec: camera %@ is back after %.1f s; its last picture holds the gap", camera, after)
-        case let .gaveUp(camera, after, lastTry):
-            String(format: "vidrec: camera %@ did not come back within %.0f s", camera, after)
+        case let .lost(kind, device, reason):
+            "vidrec: \(noun(kind)) \(device) is gone: \(reason); waiting up to \(window) s for it to come back (--reconnect)"
+        case let .back(kind, device, after):
+            String(format: "vidrec: %@ %@ is back after %.1f s; ", noun(kind), device, after)
+                + (kind == .audio ? "silence holds the gap" : "its last picture holds the gap")
+        case let .gaveUp(kind, device, after, lastTry):
+            String(format: "vidrec: %@ %@ did not come back within %.0f s", noun(kind), device, after)
                 + (lastTry.map { " (the last try to open it: \($0))" } ?? "")
         }
     }
+
+    private static func noun(_ kind: MediaKind) -> String { kind == .audio ? "microphone" : "camera" }
 
     /// One line for each segment of a continuous recording as it closes: its path on
     /// standard output when it was saved, else a line on standard error.
@@ -117,6 +137,7 @@ struct EndReport {
         if outcome.cameraGapFrames > 0 || outcome.cameraReturns > 0 {
             summary += ", " + EndReport.cameraGaps(outcome)
         }
+        if !outcome.microphoneGaps.isEmpty { summary += ", " + EndReport.microphoneGaps(outcome) }
         if outcome.deviceSkippedFrames > 0 { summary += ", the camera reports \(outcome.deviceSkippedFrames) skipped" }
         if outcome.undecodableFrames > 0 {
             summary += ", \(outcome.undecodableFrames) of the camera's frames left out (they did not decode, or followed a lost frame before the next keyframe)"

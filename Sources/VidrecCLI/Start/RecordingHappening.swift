@@ -15,6 +15,11 @@ enum RecordingHappening: Sendable {
     case cameraGone(camera: String, reason: String)
     /// The camera that went came back after `after` seconds; the recording goes on.
     case cameraBack(camera: String, after: Double)
+    /// The microphone went away mid-recording; the recording waits for it, with
+    /// silence (`--reconnect`).
+    case microphoneGone(microphone: String, reason: String)
+    /// The microphone that went came back after `after` seconds.
+    case microphoneBack(microphone: String, after: Double)
     /// The recording was paused (`true`) or resumed (`false`).
     case paused(Bool)
     /// The recording ended with an error, or could not start: the one-line reason and

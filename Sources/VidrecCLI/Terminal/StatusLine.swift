@@ -18,6 +18,7 @@ struct StatusLine {
         line += "  " + ByteCount.format(progress.bytes)
         if progress.droppedFrames > 0 { line += "  \(progress.droppedFrames) dropped" }
         if let gone = progress.cameraGone { line += String(format: "  CAMERA GONE %.0f s", gone) }
+        if let gone = progress.microphoneGone { line += String(format: "  MICROPHONE GONE %.0f s", gone) }
         write("\r\u{1B}[K" + line)
     }
 

@@ -78,7 +78,8 @@ extension Recorder {
                                      limits: limits, freeSpace: { freeSpace(pending) },
                                      queue: CaptureQueue.sized(for: camera.format),
                                      reconnection: reconnection(request, video: preset.settings.video, camera: camera.name,
-                                                                copiesStream: copiedStream != nil))
+                                                                copiesStream: copiedStream != nil),
+                                     microphoneReconnection: microphoneReconnection(request, audio: preset.settings.audio, microphone: audio))
         opened = nil
         try session.startSources()
         return Assembly(preset: preset, camera: camera, copiedStream: copiedStream, audio: audio, session: session)
@@ -100,6 +101,22 @@ extension Recorder {
                 throw RecorderError.otherCamera(expected: camera, found: opened.source.displayName)
             }
             return opened.source
+        }
+    }
+
+    /// How the session waits for a microphone that goes away (`--reconnect`): it opens
+    /// the microphone as at the start and takes it only under the same name, in the
+    /// same format. `nil` (its loss ends the recording) without a window or a microphone.
+    func microphoneReconnection(_ request: RecordingRequest, audio encoding: AudioEncoding?,
+                                microphone: (any AudioCaptureSource)?) -> MicrophoneReconnection? {
+        guard let window = request.reconnect, window > Rational(0), let microphone else { return nil }
+        let (devices, name, format) = (self.devices, microphone.displayName, microphone.audioFormat)
+        return MicrophoneReconnection(window: window) {
+            guard let reopened = try devices.openMicrophone(for: encoding) else { throw RecorderError.otherMicrophone(expected: name, found: "none") }
+            guard reopened.displayName == name, reopened.audioFormat == format else {
+                throw RecorderError.otherMicrophone(expected: name, found: reopened.displayName)
+            }
+            return reopened
         }
     }
 
@@ -234,7 +251,7 @@ extension Recorder {
                 progress.isAudioOnly = isAudioOnly
                 events(.progress(progress))
                 store.writeProgress(progress, id: progressID())
-            }, cameraEvents: { events(.camera($0)) })
+            }, reconnections: { events(.reconnection($0)) })
         } catch {
             // Nothing was recorded, so nothing is kept.
             store.abandon(entry)

@@ -197,6 +197,7 @@ public final class Recorder: Sendable {
         sidecar.cameraGapFrames = cameraWent ? outcome.cameraGapFrames : nil
         sidecar.cameraReturns = cameraWent ? outcome.cameraReturns : nil
         sidecar.cameraGaps = outcome.cameraGaps.isEmpty ? nil : outcome.cameraGaps
+        sidecar.microphoneGaps = outcome.microphoneGaps.isEmpty ? nil : outcome.microphoneGaps
         sidecar.insertedSilence = report.audioSampleRate.map { Double(outcome.insertedSilence) / Double($0) }
         sidecar.closingSilence = report.audioSampleRate.map { Double(outcome.closingSilence) / Double($0) }
         sidecar.droppedAudio = report.audioSampleRate.map { Double(outcome.droppedAudio) / Double($0) }

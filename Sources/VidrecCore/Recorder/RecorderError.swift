@@ -26,6 +26,9 @@ public enum RecorderError: Error, Sendable, Equatable {
     /// The camera waited for (`--reconnect`) opened as another camera (found), or in
     /// another mode.
     case otherCamera(expected: String, found: String)
+    /// The microphone waited for (`--reconnect`) opened as another microphone (found),
+    /// or in another format.
+    case otherMicrophone(expected: String, found: String)
 }
 
 extension RecorderError: CustomStringConvertible {
@@ -51,6 +54,8 @@ extension RecorderError: CustomStringConvertible {
             "\(feature) needs a picture, and this recording has no camera; leave it out or give a camera"
         case let .otherCamera(expected, found):
             "the camera opened is \(found), not \(expected) in the recording's mode"
+        case let .otherMicrophone(expected, found):
+            "the microphone opened is \(found), not \(expected) in the recording's format"
         }
     }
 }
@@ -59,7 +64,7 @@ extension RecorderError: ExitCoded {
     public var exitCode: ExitCode {
         switch self {
         case .lowDiskSpace: .ioError
-        case .cameraBusy, .otherCamera: .temporaryFailure
+        case .cameraBusy, .otherCamera, .otherMicrophone: .temporaryFailure
         case .alreadyRecordingFrom, .copiedStreamCannotSwitch, .copiedStreamCannotPause,
              .switchWithoutCamera, .needsPicture: .usage
         case .nothingToRecord: .dataError

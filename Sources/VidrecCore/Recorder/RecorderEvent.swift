@@ -7,8 +7,9 @@ public enum RecorderEvent: Sendable {
     case started(id: String, preset: String, settings: String, sources: [String], maxDuration: DurationLimit?)
     /// About twice a second while recording.
     case progress(SessionProgress)
-    /// The camera went away, came back, or was given up on (`--reconnect`).
-    case camera(CameraReconnection.Event)
+    /// The camera or the microphone went away, came back, or was given up on
+    /// (`--reconnect`).
+    case reconnection(ReconnectionEvent)
     /// Recording has ended; finalizing and saving follow.
     case ended
 }

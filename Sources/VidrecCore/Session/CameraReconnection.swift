@@ -1,4 +1,5 @@
 import VidrecMedia
+import VidrecSystem
 
 /// How a recording outlives a camera that goes away (`--reconnect`): a USB webcam
 /// unplugged or reset, a camera whose driver ends its stream with an error, or one that
@@ -7,21 +8,12 @@ import VidrecMedia
 /// file, and the slots it missed hold its last picture. One that does not ends the
 /// recording where the camera went, as without it.
 public struct CameraReconnection: Sendable {
-    /// What the session tells while it waits (``CaptureSession/run(outputs:stretcher:progress:cameraEvents:)``).
-    public enum Event: Sendable {
-        /// The camera went away (why), and the session waits for it.
-        case lost(camera: String, reason: String)
-        /// The camera came back after this many seconds.
-        case back(camera: String, after: Double)
-        /// The camera did not come back within the window; why the last try to open it
-        /// failed, if one did.
-        case gaveUp(camera: String, after: Double, lastTry: String?)
-    }
-
     /// The longest wait for the camera, in nanoseconds.
     public let window: Int64
     /// How long the session waits between two tries to open the camera, in nanoseconds.
     public let retryInterval: Int64
+    /// The folders whose changes set off a try at once (``DeviceWatch``).
+    public let watchedFolders: [String]
     /// Opens the same camera again in the same mode, not started; throws while it is
     /// not there (or is another camera now).
     public let reopen: @Sendable () throws -> any VideoCaptureSource
@@ -34,11 +26,21 @@ public struct CameraReconnection: Sendable {
     /// - Parameters:
     ///   - window: the longest wait, in seconds; greater than 0.
     ///   - retryInterval: the time between two tries to open the camera, in seconds.
+    ///   - watchedFolders: the folders whose changes set off a try at once.
     ///   - reopen: opens the camera again (see ``reopen``).
     public init(window: Rational, retryInterval: Rational = Rational(1, 2),
+                watchedFolders: [String] = DeviceWatch.deviceFolders,
                 reopen: @escaping @Sendable () throws -> any VideoCaptureSource) {
         self.window = (window * Rational(Duration.nanosecondsPerSecond)).rounded
         self.retryInterval = (retryInterval * Rational(Duration.nanosecondsPerSecond)).rounded
+        self.watchedFolders = watchedFolders
         self.reopen = reopen
+    }
+}
+
+extension DeviceReconnector where Device == any VideoCaptureSource {
+    /// Tries to open the camera `reconnection` reopens.
+    convenience init(_ reconnection: CameraReconnection) {
+        self.init(retryInterval: reconnection.retryInterval, folders: reconnection.watchedFolders, reopen: reconnection.reopen)
     }
 }

@@ -41,6 +41,7 @@ public final class CaptureSession: Sendable {
     private let freeSpace: @Sendable () -> Int64?
     private let queue: CaptureQueue
     private let reconnection: CameraReconnection?
+    private let microphoneReconnection: MicrophoneReconnection?
     private let stopRequested = Atomic<Bool>(false)
     /// Whether the movie is to be paused, as last asked, and the newest asking the loop
     /// has not applied yet (with its time).
@@ -57,10 +58,13 @@ public final class CaptureSession: Sendable {
     ///   - queue: the queue the sources push into.
     ///   - reconnection: how a camera that goes away is waited for (`--reconnect`);
     ///     `nil`: its loss ends the recording.
+    ///   - microphoneReconnection: the same for the microphone.
     public init(video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational,
                 limits: RecordingLimits, freeSpace: @escaping @Sendable () -> Int64? = { nil },
-                queue: CaptureQueue = CaptureQueue(), reconnection: CameraReconnection? = nil) {
+                queue: CaptureQueue = CaptureQueue(), reconnection: CameraReconnection? = nil,
+                microphoneReconnection: MicrophoneReconnection? = nil) {
         self.reconnection = reconnection
+        self.microphoneReconnection = microphoneReconnection
         self.firstVideo = Mutex(video)
         self.audio = audio
         self.frameRate = frameRate
@@ -173,14 +177,14 @@ public final class CaptureSession: Sendable {
     ///   - stretcher: resamples audio to correct the microphone's clock drift; without
     ///     one, drift is left uncorrected.
     ///   - progress: called about twice a second on this thread.
-    ///   - cameraEvents: called on this thread when the camera goes, comes back, or is
-    ///     given up on (``CameraReconnection``).
+    ///   - reconnections: called on this thread when the camera or the microphone goes,
+    ///     comes back, or is given up on (``CameraReconnection``, ``MicrophoneReconnection``).
     /// - Returns: the outcome; a failure of a source or of an essential output is reported
     ///   in it, after every output has been finished with what was recorded before it.
     /// - Throws: only when a source cannot be started (nothing has been recorded).
     public func run(outputs: [OutputConnection], stretcher: (any AudioStretching)? = nil,
                     progress: (SessionProgress) -> Void = { _ in },
-                    cameraEvents: (CameraReconnection.Event) -> Void = { _ in }) throws -> RecordingOutcome {
+                    reconnections: (ReconnectionEvent) -> Void = { _ in }) throws -> RecordingOutcome {
         guard let movie = outputs.first(where: \.policy.isEssential) else {
             preconditionFailure("a capture session needs an essential output")
         }
@@ -193,7 +197,8 @@ public final class CaptureSession: Sendable {
         // same device can then be opened again).
         var loop = SessionLoop(outputs: outputs, movie: movie, stretcher: stretcher,
                                video: startedVideo.withLock { started in defer { started = nil }; return started! },
-                               audio: audio, frameRate: frameRate, maxDuration: limits.maxDuration, reconnection: reconnection)
+                               audio: audio, frameRate: frameRate, maxDuration: limits.maxDuration, reconnection: reconnection,
+                               microphoneReconnection: microphoneReconnection)
         while !loop.timeline.isComplete(now: MonotonicClock.now()) {
             let now = MonotonicClock.now()
             if let failed = outputs.first(where: { $0.policy.isEssential && $0.failure != nil }) {
@@ -210,11 +215,13 @@ public final class CaptureSession: Sendable {
                 pendingSwitch.withLock { $0 = nil }
             }
             loop.checkLostCamera(now: now, queue: queue)
-            for event in loop.takeEvents() { cameraEvents(event) }
+            loop.checkLostMicrophone(now: now, queue: queue)
+            for event in loop.takeEvents() { reconnections(event) }
             guard let event = queue.pop(timeout: 0.05) else { continue }
             loop.handle(event)
         }
         loop.endLoss(at: MonotonicClock.now(), back: false)
+        loop.endMicrophoneLoss(at: MonotonicClock.now(), back: false)
         if loop.outputFailure == nil { loop.releaseHeld() }
         // A switch whose camera sent nothing before the end: it records from the end on.
         loop.switching?.finish(.success(Rational(loop.timeline.lastFrameIndex + 1) * frameRate.reciprocal))
@@ -223,7 +230,7 @@ public final class CaptureSession: Sendable {
             pending?.finish(.failure(CaptureSessionError.notRunning))
             pending = nil
         }
-        audio?.stop()
+        loop.audio?.stop()
         loop.video.stop()
         let (repeated, closingSilence) = loop.close()
         let lostOutputs = loop.finishOutputs()
@@ -261,10 +268,13 @@ public final class CaptureSession: Sendable {
         }
         if loop.sourceFailure == nil, loop.lost == nil,
            let stall = loop.timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
-            let failure = CaptureSessionError.stalled(stall == .video ? loop.video.displayName : audio!.displayName, stall)
+            let failure = CaptureSessionError.stalled(stall == .video ? loop.video.displayName : loop.audio!.displayName, stall)
+            let silent = "it sent nothing for \(CaptureTiming.stallTimeout.wholeSeconds) s"
             if stall == .video, loop.canWaitForCamera {
                 // A camera that stopped sending without a word is waited for as one that went.
-                loop.loseCamera(failure, reason: "it sent nothing for \(CaptureTiming.stallTimeout.wholeSeconds) s", at: now)
+                loop.loseCamera(failure, reason: silent, at: now)
+            } else if stall == .audio, loop.canWaitForMicrophone {
+                loop.loseMicrophone(failure, reason: silent, at: now)
             } else {
                 loop.sourceFailure = failure
                 loop.timeline.stop(at: now)
@@ -313,6 +323,8 @@ public final class CaptureSession: Sendable {
         outcome.cameraGapFrames = loop.lostFilled
         outcome.cameraReturns = loop.gaps.filter(\.back).count
         outcome.cameraGaps = loop.gaps
+        outcome.microphoneGapFrames = loop.silenceFilled
+        outcome.microphoneGaps = loop.microphoneGaps
         return outcome
     }
 }

@@ -43,7 +43,16 @@ public struct RecordingOutcome: Sendable {
     public var cameraGapFrames: Int64 = 0
     public var cameraReturns = 0
     /// When the camera went and how long it stayed away, each time.
-    public var cameraGaps: [CameraGap] = []
+    public var cameraGaps: [DeviceGap] = []
+    /// Audio frames of silence written for the microphone while it was gone, in real
+    /// time (``MicrophoneReconnection``; not in ``insertedSilence``); the sound it
+    /// sends once back is placed by its capture times, after up to
+    /// ``Timeline/silenceLag`` more.
+    public var microphoneGapFrames: Int64 = 0
+    /// When the microphone went and how long it stayed away, each time.
+    public var microphoneGaps: [DeviceGap] = []
+    /// How often the microphone came back.
+    public var microphoneReturns: Int { microphoneGaps.filter(\.back).count }
     /// Audio frames of silence inserted for gaps in the microphone's stream.
     public var insertedSilence: Int64
     /// Audio frames of silence appended at the end because the microphone had not

@@ -11,7 +11,8 @@ struct SessionLoop {
     /// The first essential output: the movie, whose limits and counts the outcome has.
     let movie: OutputConnection
     let stretcher: (any AudioStretching)?
-    let audio: (any AudioCaptureSource)?
+    /// The microphone; after it went and came back, the one opened again.
+    var audio: (any AudioCaptureSource)?
     let frameRate: Rational
     var video: any VideoCaptureSource
     var timeline: Timeline
@@ -27,14 +28,22 @@ struct SessionLoop {
     /// How a camera that goes away is waited for; `nil`: its loss ends the recording.
     let reconnection: CameraReconnection?
     /// The camera gone, while the session waits for it.
-    var lost: CameraLoss?
+    var lost: DeviceLoss<any VideoCaptureSource>?
     /// Whether ``switching`` brings back a camera that was gone.
     var returning = false
     /// Slots that held the last picture while the camera was gone.
     var lostFilled: Int64 = 0
     /// The times the camera was gone, ended (back, given up, or the movie over); those
     /// `back` count its returns.
-    var gaps: [CameraGap] = []
+    var gaps: [DeviceGap] = []
+    /// How a microphone that goes away is waited for; `nil`: its loss ends the recording.
+    let microphoneReconnection: MicrophoneReconnection?
+    /// The microphone gone, while the session waits for it.
+    var microphoneLoss: DeviceLoss<any AudioCaptureSource>?
+    /// Audio frames of silence that stood for the microphone while it was gone.
+    var silenceFilled: Int64 = 0
+    /// The times the microphone was gone, ended; those `back` count its returns.
+    var microphoneGaps: [DeviceGap] = []
     /// The frames placed and held back until their slots are final (see
     /// `Timeline.place(_:arrival:)`), oldest first, when the newest arrived, and the
     /// slot of the newest sent.
@@ -48,8 +57,8 @@ struct SessionLoop {
     var lastProgress: Int64
     var framesAtLastProgress: Int64 = 0
 
-    /// A camera gone: since when (on CLOCK_MONOTONIC), why, and what tries to open it.
-    struct CameraLoss {
+    /// A device gone: since when (on CLOCK_MONOTONIC), why, and what tries to open it.
+    struct DeviceLoss<Device: Sendable> {
         let name: String
         let since: Int64
         /// When it went, on the wall clock (for the report only).
@@ -57,13 +66,19 @@ struct SessionLoop {
         let reason: CaptureSessionError
         /// Why it went, in the log's words.
         let words: String
-        var reconnector: CameraReconnector
+        var reconnector: DeviceReconnector<Device>
+
+        /// Its gap in the recording, ended at `now`.
+        func gap(endingAt now: Int64, back: Bool) -> DeviceGap {
+            DeviceGap(start: wallClock, seconds: Double(now - since) / 1e9, back: back, reason: words)
+        }
     }
 
     init(outputs: [OutputConnection], movie: OutputConnection, stretcher: (any AudioStretching)?,
          video: any VideoCaptureSource, audio: (any AudioCaptureSource)?, frameRate: Rational, maxDuration: DurationLimit?,
-         reconnection: CameraReconnection? = nil) {
+         reconnection: CameraReconnection? = nil, microphoneReconnection: MicrophoneReconnection? = nil) {
         self.reconnection = reconnection
+        self.microphoneReconnection = microphoneReconnection
         self.outputs = outputs
         self.movie = movie
         self.stretcher = stretcher
@@ -100,10 +115,10 @@ struct SessionLoop {
     }
 
     /// What happened to the camera since the session last asked (``takeEvents()``).
-    private var events: [CameraReconnection.Event] = []
+    var events: [ReconnectionEvent] = []
 
     /// The camera's comings and goings since the last call.
-    mutating func takeEvents() -> [CameraReconnection.Event] {
+    mutating func takeEvents() -> [ReconnectionEvent] {
         defer { events = [] }
         return events
     }
@@ -115,18 +130,14 @@ struct SessionLoop {
         case .video(let frame):
             place(frame, arrival: arrival)
         case .audio(let chunk):
-            let placed = timeline.place(chunk, arrival: arrival)
-            do {
-                gate.hold(try stretcher.map { stretcher in try placed.flatMap { try stretcher.stretch($0) } } ?? placed)
-            } catch {
-                sourceFailure = sourceFailure ?? error
-                timeline.stop(at: arrival)
-            }
+            hold(timeline.place(chunk, arrival: arrival), at: arrival)
         case .sourceEnded(let kind, let error):
             let name = kind == .video ? video.displayName : audio?.displayName ?? "microphone"
             let failure = CaptureSessionError.sourceEnded(name, kind, error)
             if kind == .video, canWaitForCamera {
                 loseCamera(failure, reason: error.map(Self.lossReason) ?? "it stopped", at: arrival)
+            } else if kind == .audio, canWaitForMicrophone {
+                loseMicrophone(failure, reason: error.map(Self.lossReason) ?? "it stopped", at: arrival)
             } else {
                 // A vanished camera or microphone ends the movie where the video ends,
                 // with both streams ending together, like a stop.
@@ -139,6 +150,17 @@ struct SessionLoop {
             : timeline.audioPosition(ofFrame: sentIndex + 1)
         for piece in gate.release(upTo: videoEnd) {
             for output in outputs { output.send(audio: piece) }
+        }
+    }
+
+    /// Holds sound placed on the timeline until the picture reaches it, stretched to
+    /// follow the microphone's drift first.
+    mutating func hold(_ placed: [AudioChunk], at time: Int64) {
+        do {
+            gate.hold(try stretcher.map { stretcher in try placed.flatMap { try stretcher.stretch($0) } } ?? placed)
+        } catch {
+            sourceFailure = sourceFailure ?? error
+            timeline.stop(at: time)
         }
     }
 
@@ -180,7 +202,7 @@ struct SessionLoop {
 
     /// The camera has gone (`failure`, for the end report if it does not come back):
     /// what it sent goes out, it is closed (so that the device can come back under the
-    /// same node), and a ``CameraReconnector`` tries to open it again. Sound goes on
+    /// same node), and a ``DeviceReconnector`` tries to open it again. Sound goes on
     /// being placed and waits, as always, for the picture to catch up.
     mutating func loseCamera(_ failure: CaptureSessionError, reason: String, at time: Int64) {
         let name = video.displayName
@@ -190,9 +212,9 @@ struct SessionLoop {
         switching = nil
         returning = false
         video = NoCamera()
-        lost = CameraLoss(name: name, since: time, wallClock: Date(), reason: failure, words: reason,
-                          reconnector: CameraReconnector(reconnection!))
-        events.append(.lost(camera: name, reason: reason))
+        lost = DeviceLoss(name: name, since: time, wallClock: Date(), reason: failure, words: reason,
+                          reconnector: DeviceReconnector(reconnection!))
+        events.append(.lost(.video, device: name, reason: reason))
     }
 
     /// While the camera is gone: holds its last picture in the slots that pass, starts
@@ -211,7 +233,7 @@ struct SessionLoop {
                 try camera.start(into: queue)
             } catch {
                 // Opened but not started (gone again): keep trying.
-                loss.reconnector = CameraReconnector(reconnection)
+                loss.reconnector = DeviceReconnector(reconnection)
                 lost = loss
                 return
             }
@@ -220,10 +242,10 @@ struct SessionLoop {
             switching = CameraSwitch(camera: camera)
             returning = true
             endLoss(at: now, back: true)
-            events.append(.back(camera: camera.displayName, after: Double(now - loss.since) / 1e9))
+            events.append(.back(.video, device: camera.displayName, after: Double(now - loss.since) / 1e9))
         } else if now - loss.since > reconnection.window {
             endLoss(at: now, back: false)
-            events.append(.gaveUp(camera: loss.name, after: Double(now - loss.since) / 1e9,
+            events.append(.gaveUp(.video, device: loss.name, after: Double(now - loss.since) / 1e9,
                                   lastTry: loss.reconnector.lastFailure.map { "\($0)" }))
             sourceFailure = sourceFailure ?? loss.reason
             timeline.stop(at: now)
@@ -240,7 +262,7 @@ struct SessionLoop {
     mutating func endLoss(at now: Int64, back: Bool) {
         guard let loss = lost else { return }
         loss.reconnector.cancel()
-        gaps.append(CameraGap(start: loss.wallClock, seconds: Double(now - loss.since) / 1e9, back: back, reason: loss.words))
+        gaps.append(loss.gap(endingAt: now, back: back))
         lost = nil
     }
 
@@ -263,6 +285,7 @@ struct SessionLoop {
                                encodingDroppedFrames: min(Int64(queue.droppedVideoFrames), timeline.droppedFrames)
                                    + movie.droppedVideoFrames, isPaused: timeline.isPaused)
         progress.cameraGone = lost.map { Double(now - $0.since) / 1e9 }
+        progress.microphoneGone = microphoneLoss.map { Double(now - $0.since) / 1e9 }
         return progress
     }
 
@@ -298,7 +321,7 @@ struct SessionLoop {
         } catch {
             if var loss = wasLost, let reconnection {
                 // The camera that went is waited for again.
-                loss.reconnector = CameraReconnector(reconnection)
+                loss.reconnector = DeviceReconnector(reconnection)
                 lost = loss
             } else {
                 do { try video.start(into: queue) } catch {

@@ -30,6 +30,9 @@ public struct SessionProgress: Sendable, Codable, Equatable {
     /// to come back (``CameraReconnection``) and holds its last picture; `nil` while it
     /// is there.
     public var cameraGone: Double?
+    /// How long the microphone has been gone, in seconds, while the recording waits for
+    /// it (``MicrophoneReconnection``) with silence; `nil` while it is there.
+    public var microphoneGone: Double?
 
     /// Creates a snapshot; see the properties for the meaning of each argument.
     public init(elapsed: Double, videoFrames: Int64, framesPerSecond: Double, bytes: Int64, droppedFrames: Int64,
@@ -48,7 +51,7 @@ public struct SessionProgress: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case elapsed, videoFrames, framesPerSecond, bytes, droppedFrames, encodingBacklogFrames, encodingBacklog
-        case encodingDroppedFrames, isPaused, isAudioOnly, cameraGone
+        case encodingDroppedFrames, isPaused, isAudioOnly, cameraGone, microphoneGone
     }
 
     /// Reads a snapshot; one written by an older vidrec still recording lacks the newer
@@ -66,5 +69,6 @@ public struct SessionProgress: Sendable, Codable, Equatable {
         isPaused = try container.decodeIfPresent(Bool.self, forKey: .isPaused) ?? false
         isAudioOnly = try container.decodeIfPresent(Bool.self, forKey: .isAudioOnly) ?? false
         cameraGone = try container.decodeIfPresent(Double.self, forKey: .cameraGone)
+        microphoneGone = try container.decodeIfPresent(Double.self, forKey: .microphoneGone)
     }
 }

@@ -399,6 +399,39 @@ public struct Timeline: Sendable {
         return slots
     }
 
+    /// How far behind the present the silence for a microphone that is gone is written
+    /// (``holdSilence(until:format:)``), in nanoseconds: the microphone's sound, once
+    /// back, is captured after this and so follows the silence with a gap, never an
+    /// overlap.
+    public static let silenceLag: Int64 = 200_000_000
+
+    /// While the microphone is gone: silence for the sound up to ``silenceLag`` before
+    /// `now`, so that the movie's sound, its segments and its end go on in real time;
+    /// `nil` when there is none to add, before the first frame, while paused and once
+    /// the sound is done. The microphone counts as heard (no stall while it is waited
+    /// for).
+    public mutating func holdSilence(until now: Int64, format: AudioFormat) -> AudioChunk? {
+        guard let sampleRate, let origin, !audioDone, !isPaused else { return nil }
+        lastAudioArrival = now
+        let time = now - Timeline.silenceLag - origin
+        var target = (Rational(time, Duration.nanosecondsPerSecond) * Rational(Int64(sampleRate))).rounded
+        if let audioEnd { target = min(target, audioEnd) }
+        let missing = target - audioWritten
+        guard missing > 0 else { return nil }
+        let start = origin + (Rational(audioWritten, Int64(sampleRate)) * Rational(Duration.nanosecondsPerSecond)).rounded
+        audio.markWritten(upTo: target)
+        if let audioEnd, target >= audioEnd { audioDone = true }
+        return .silence(format: format, frameCount: Int(missing), captureTime: start)
+    }
+
+    /// The microphone came back at `now` after it had gone (``MicrophoneReconnection``):
+    /// its sound starts afresh against the movie's time 0, trimmed or padded where it
+    /// meets the silence, and it has until the stall timeout from now to send.
+    public mutating func microphoneReturned(at now: Int64) {
+        audio.restart()
+        lastAudioArrival = now
+    }
+
     /// `count` empty slots just before the last frame placed were filled with a repeat
     /// (after a camera switch): they are frames, not drops.
     public mutating func fill(_ count: Int64) {

@@ -96,8 +96,11 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
     /// how often it came back.
     public var cameraGapFrames: Int64?
     public var cameraReturns: Int?
-    /// When the camera went and for how long, each time (``CameraGap``).
-    public var cameraGaps: [CameraGap]?
+    /// When the camera went and for how long, each time (``DeviceGap``).
+    public var cameraGaps: [DeviceGap]?
+    /// When the microphone went and for how long, each time (``DeviceGap``); silence
+    /// stands for it in the movie.
+    public var microphoneGaps: [DeviceGap]?
     /// For a segment of a continuous recording (`--segment`): its number, from 0.
     public var segment: Int?
     /// The recording's control socket (in ``VidrecPaths/runtimeDirectory``); for a
