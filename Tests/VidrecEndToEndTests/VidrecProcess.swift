@@ -52,6 +52,17 @@ final class VidrecProcess {
         return try run(["recover"], home: home)
     }
 
+    /// The CPU time the process has used so far, user and system, in seconds (from
+    /// `/proc/PID/stat`); `nil` once it has ended.
+    var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command's name: state (field 3) … utime (14), stime (15), in ticks.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Reads stderr until a line containing `text` appears (or the process ends). The
     /// timeout only bounds a test that would otherwise hang; it is never what the test
     /// waits for.
