@@ -305,12 +305,15 @@ public final class ALSAMicrophone: AudioCaptureSource, OverrunCounting {
     }
 
     /// Recovers from an overrun or a suspend; returns the error that cannot be recovered.
+    /// A USB microphone unplugged mid-read reports a broken pipe first and its PCM is
+    /// disconnected: that is a microphone gone, not an overrun.
     private func recover(_ code: Int32) -> (any Error)? {
-        if code == -ENODEV {
-            return DeviceError.stopped(device: "microphone \(displayName)", reason: "disappeared (it was unplugged or its driver stopped)")
-        }
+        let gone = DeviceError.stopped(device: "microphone \(displayName)", reason: "disappeared (it was unplugged or its driver stopped)")
+        if code == -ENODEV || snd_pcm_state(handle.pcm) == SND_PCM_STATE_DISCONNECTED { return gone }
+        let recovered = systemCallNegativeErrno(.pcmRecover, { snd_pcm_recover(handle.pcm, code, 1) })
+        if recovered == -ENODEV || snd_pcm_state(handle.pcm) == SND_PCM_STATE_DISCONNECTED { return gone }
         if code == -EPIPE { overrunCount.add(1, ordering: .relaxed) }
-        if systemCallNegativeErrno(.pcmRecover, { snd_pcm_recover(handle.pcm, code, 1) }) < 0 {
+        if recovered < 0 {
             return ALSAError(operation: "snd_pcm_readi", device: displayName, code: code)
         }
         systemCallNegativeErrno(.pcmStart) { snd_pcm_start(handle.pcm) }

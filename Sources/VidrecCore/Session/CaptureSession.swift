@@ -266,8 +266,10 @@ public final class CaptureSession: Sendable {
             loop.limitReason = reason
             loop.timeline.stop(at: now)
         }
+        // (A microphone that is gone is waited for, not stalled.)
         if loop.sourceFailure == nil, loop.lost == nil,
-           let stall = loop.timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout) {
+           let stall = loop.timeline.stalledSource(now: now, timeout: CaptureSession.stallTimeout),
+           stall == .video || loop.microphoneLoss == nil {
             let failure = CaptureSessionError.stalled(stall == .video ? loop.video.displayName : loop.audio!.displayName, stall)
             let silent = "it sent nothing for \(CaptureTiming.stallTimeout.wholeSeconds) s"
             if stall == .video, loop.canWaitForCamera {
