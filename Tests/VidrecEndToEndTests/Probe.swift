@@ -181,12 +181,13 @@ enum Probe {
 
     /// Both streams end together: their durations differ by at most one video frame
     /// (plus the one AAC packet that audio durations are rounded up to).
-    static func expectStreamsEndTogether(_ file: String, frameRate: Double,
+    /// `context` (what the recording said, its sidecar) goes with a failure.
+    static func expectStreamsEndTogether(_ file: String, frameRate: Double, context: @autoclosure () -> String = "",
                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
         let streams = try Probe.streams(file)
         let video = try #require(streams.first { $0.kind == "video" }?.duration, sourceLocation: sourceLocation)
         let audio = try #require(streams.first { $0.kind == "audio" }?.duration, sourceLocation: sourceLocation)
-        #expect(abs(video - audio) <= 1 / frameRate + 1024.0 / 48000, "video \(video) s, audio \(audio) s",
+        #expect(abs(video - audio) <= 1 / frameRate + 1024.0 / 48000, "video \(video) s, audio \(audio) s\(context())",
                 sourceLocation: sourceLocation)
     }
 

@@ -65,7 +65,10 @@ extension KernelDriverTests {
             let dropped = try #require(sidecar["droppedFrames"] as? Int)
             let repeated = sidecar["repeatedFrames"] as? Int ?? 0
             let skipped = sidecar["cameraSkippedFrames"] as? Int ?? 0
-            let counts = "\(dropped) dropped, \(repeated) repeated, \(skipped) skipped by the camera"
+            // A starved guest's gadget sends some frames in bursts: one that finds no free
+            // slot is left out and counted as such.
+            let surplus = sidecar["surplusFrames"] as? Int ?? 0
+            let counts = "\(dropped) dropped, \(repeated) repeated, \(skipped) skipped by the camera, \(surplus) without a slot"
             // Every slot of the 60-frame grid is a frame the camera sent or a counted
             // drop, and every frame number missing between them (or after the last, for
             // the grid's last slots: frames a starved guest's gadget had not sent by the
@@ -75,7 +78,7 @@ extension KernelDriverTests {
             let distinct = numbers.enumerated().filter { $0.offset == 0 || numbers[$0.offset - 1] != $0.element }.map(\.element)
             let missing = try #require(LoopbackCamera.missingFrames(distinct), "frames out of order: \(numbers)")
             let late = max(0, 59 - (distinct.last ?? 59))
-            #expect(missing + late >= dropped - repeated && missing <= dropped + skipped, "\(counts): \(numbers)")
+            #expect(missing + late >= dropped - repeated && missing <= dropped + skipped + surplus, "\(counts): \(numbers)")
             #expect(dropped - skipped <= 6, "\(counts): \(numbers)")
             // The microphone's stream, whole, through snd-usb-audio. Its sound is not
             // checked here: with the camera streaming on the same bus, a gadget made
@@ -125,7 +128,7 @@ extension KernelDriverTests {
             withExtendedLifetime(tone) {}
             #expect(result.code == 0, "\(result.err)")
             let (sidecar, gaps) = try Self.expectTheUnplugAndAnyStallsCounted(home: home, end: result.err)
-            try Self.expectTheMovieHoldsEachRunInOrderAndTheTone(home: home, sidecar: sidecar, gaps: gaps)
+            try Self.expectTheMovieHoldsEachRunInOrderAndTheTone(home: home, sidecar: sidecar, gaps: gaps, log: result.err)
         }
 
         /// The unplug is the first gap. In a guest starved by a busy host the gadget's
@@ -151,11 +154,12 @@ extension KernelDriverTests {
         /// The gadget numbers its frames from 0 at each start of streaming: a run for each
         /// time it was opened, each in order, its last number held over the gap after it;
         /// the microphone's tone runs through.
-        static func expectTheMovieHoldsEachRunInOrderAndTheTone(home: Home, sidecar: [String: Any], gaps: [[String: Any]]) throws {
+        static func expectTheMovieHoldsEachRunInOrderAndTheTone(home: Home, sidecar: [String: Any], gaps: [[String: Any]],
+                                                                log: String = "") throws {
             let stalled = gaps.count > 1
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let duration = try Probe.formatDuration(file)
-            try Probe.expectStreamsEndTogether(file, frameRate: 15)
+            try Probe.expectStreamsEndTogether(file, frameRate: 15, context: "\nsidecar: \(sidecar)\nvidrec said: \(log)")
             let gap = try #require(sidecar["cameraGapFrames"] as? Int, "\(sidecar)")
             let numbers = try Probe.frameNumbers(file, width: 640, height: 360, everyPacket: true)
             let restarts = numbers.indices.dropFirst().filter { numbers[$0] < numbers[$0 - 1] }
