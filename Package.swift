@@ -4,10 +4,10 @@
 //
 // Targets, from the bottom up (docs/ARCHITECTURE.md says more):
 //   C*                 system libraries (FFmpeg, ALSA, libv4l2, libjpeg-turbo's TurboJPEG,
-//                      libmicrohttpd, libmosquitto) and shims for what Swift cannot
-//                      import (libavfilter, used only by the contact sheet, is loaded
-//                      when first used); the VERSION file and the page serve shows,
-//                      embedded
+//                      libmicrohttpd, libmosquitto, libcamera's flags) and shims for what
+//                      Swift cannot import (libavfilter, used only by the contact sheet,
+//                      is loaded when first used; libcamera, C++, behind a C interface);
+//                      the VERSION file and the page serve shows, embedded
 //   VidrecSystem       the system-call seam: file descriptors, syscalls with their errors
 //                      and debug-only fault injection, exit codes, named threads, clocks
 //   VidrecMedia        media vocabulary: frames, rationals, sources, outputs and their
@@ -18,6 +18,7 @@
 //                      libavfilter/libswscale/libswresample)
 //   VidrecTestSources  the built-in test camera and test microphone
 //   VidrecV4L2/ALSA    the real camera and microphone
+//   VidrecLibcamera    cameras libcamera drives (a Pi's camera module, MIPI, vimc)
 //   VidrecHTTP         an HTTP server on libmicrohttpd (the browser viewfinder's)
 //   VidrecMQTT         an MQTT client on libmosquitto (serve's link to the house)
 //   VidrecCore         the use cases, a folder per area: Recorder, Session (the capture
@@ -61,6 +62,13 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibcameraSystem",
+            pkgConfig: "libcamera",
+            providers: [.apt(["libcamera-dev"])]
+        ),
+        // libcamera (C++) behind a C interface: its cameras, their modes, capture.
+        .target(name: "CLibcamera", dependencies: ["CLibcameraSystem"]),
         .target(name: "CSystemShims"),
         // Per-pixel loops, vectorised by the C compiler in every build.
         .target(name: "CVidrecPixels"),
@@ -80,20 +88,22 @@ let package = Package(
         .target(name: "VidrecTestSources", dependencies: ["VidrecSystem", "VidrecMedia"]),
         .target(name: "VidrecV4L2", dependencies: ["VidrecSystem", "VidrecMedia", "CV4L2"]),
         .target(name: "VidrecALSA", dependencies: ["VidrecSystem", "VidrecMedia", "CALSA"]),
+        .target(name: "VidrecLibcamera", dependencies: ["VidrecSystem", "VidrecMedia", "CLibcamera"]),
         .target(name: "VidrecCore", dependencies: ["VidrecSystem", "VidrecMedia", "CSystemShims"]),
         .target(name: "VidrecHTTP", dependencies: ["VidrecSystem", "CHTTPServer"]),
         .target(name: "VidrecMQTT", dependencies: ["VidrecSystem", "CMosquitto"]),
         .target(
             name: "VidrecCLI",
-            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "VidrecHTTP", "VidrecMQTT", "CVidrecVersion", "CVidrecPage"]
+            dependencies: ["VidrecSystem", "VidrecMedia", "VidrecMP4", "VidrecCore", "VidrecFFmpeg", "VidrecTestSources", "VidrecV4L2", "VidrecALSA", "VidrecLibcamera", "VidrecHTTP", "VidrecMQTT", "CVidrecVersion", "CVidrecPage"]
         ),
         .executableTarget(name: "vidrec", dependencies: ["VidrecCLI", "VidrecCore", "VidrecSystem", "VidrecMedia"]),
 
         .testTarget(name: "VidrecCoreTests", dependencies: ["VidrecCore", "VidrecSystem", "VidrecMedia"]),
-        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecCore", "VidrecSystem", "VidrecMedia", "VidrecFFmpeg"]),
+        .testTarget(name: "VidrecCLITests", dependencies: ["VidrecCLI", "VidrecV4L2", "VidrecALSA", "VidrecLibcamera", "VidrecCore", "VidrecSystem", "VidrecMedia", "VidrecFFmpeg"]),
         .testTarget(name: "VidrecFFmpegTests", dependencies: ["VidrecFFmpeg", "VidrecSystem", "VidrecMedia", "CFFmpeg", "CSystemShims", "VidrecMP4"]),
         .testTarget(name: "VidrecHTTPTests", dependencies: ["VidrecHTTP", "VidrecSystem", "CSystemShims"]),
         .testTarget(name: "VidrecEndToEndTests", dependencies: ["VidrecSystem", "VidrecMedia", "VidrecFFmpeg", "CSystemShims"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -107,6 +107,7 @@ import Testing
         (start + ["--quality", "$HOME/opus.json", "--live", "rtmp://127.0.0.1:1/live/cam"], "Error: the preset asks for what this FFmpeg cannot do: avformat_query_codec on opus for rtmp://127.0.0.1:1/live/cam: Invalid argument (AVERROR -22); rtmp:// carries flv, which cannot hold opus; record with a preset that uses H.264 and AAC, such as 'medium'", 65),
         // Devices. (This machine has no camera; the VM tests cover the ones it has.)
         (["start", "--max", "1"], "Error: no camera found: no /dev/video* device can capture video; connect a camera, or use --camera test", 69),
+        (["start", "--camera", "libcamera:nosuch", "--mic", "none", "--max", "1"], "Error: camera libcamera:nosuch: libcamera has no such camera (it has none); 'vidrec devices' lists the cameras", 69),
         (["start", "--camera", "/dev/null"], "Error: /dev/null is not a camera: it does not answer VIDIOC_QUERYCAP (Inappropriate ioctl for device); 'vidrec devices' lists the cameras", 69),
         (["start", "--camera", "$HOME/broken.json"], "Error: $HOME/broken.json is not a camera: it is not a device; 'vidrec devices' lists the cameras", 69),
         (["start", "--camera", "/dev/video77"], "Error: camera /dev/video77 not found (No such file or directory); 'vidrec devices' lists the cameras", 69),

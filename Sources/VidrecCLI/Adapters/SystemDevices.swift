@@ -10,11 +10,11 @@ import VidrecV4L2
 /// `--mic` turned into V4L2 and ALSA sources (or the built-in test sources, or no camera
 /// for a sound recording). Never falls back to another device than the one asked for.
 final class SystemDevices: RecordingDevices, Sendable {
-    private let camera: String
-    private let cameraFormat: PixelFormat?
-    private let fit: VideoFit
+    let camera: String
+    let cameraFormat: PixelFormat?
+    let fit: VideoFit
     private let microphone: String
-    private let controls: CameraControlRequest
+    let controls: CameraControlRequest
     private let keepControls: Bool
     private let report: @Sendable (String) -> Void
     /// The lines told so far: a camera opened again (``CameraReconnection``) in the same
@@ -48,13 +48,20 @@ final class SystemDevices: RecordingDevices, Sendable {
     }
 
     /// Tells `line` through `report`, unless it was told before.
-    private func tell(_ line: String) {
+    func tell(_ line: String) {
         if told.withLock({ $0.insert(line).inserted }) { report(line) }
     }
 
     func findCamera() throws -> String? {
         guard TestPatternCamera.format(named: camera) == nil, camera != SystemDevices.noCamera else { return nil }
-        let description = try CameraDiscovery(listing: .readable).resolve(camera)
+        if let libcamera = try libcameraCamera() { return libcamera.selector }
+        let description: CameraDescription
+        do {
+            description = try CameraDiscovery(listing: .readable).resolve(camera)
+        } catch {
+            if let libcamera = try libcameraCamera(failure: error) { return libcamera.selector }
+            throw error
+        }
         // A --camera-format the camera does not offer is refused now, before the
         // microphone is opened, so that the error names the format, not the microphone.
         if let cameraFormat {
@@ -71,10 +78,17 @@ final class SystemDevices: RecordingDevices, Sendable {
             return NoCamera.open(adjusting: &video)
         }
         if let format = TestPatternCamera.format(named: camera) { return try openTestCamera(sending: format, adjusting: &video) }
+        if let libcamera = try libcameraCamera() { return try openLibcamera(libcamera, adjusting: &video) }
         // The camera found is opened once; opened again (it went away and may be back
         // under another node), it is looked up again by its name.
-        let description = try found.withLock { found in defer { found = nil }; return found }
-            ?? CameraDiscovery(listing: .readable).resolve(camera)
+        let description: CameraDescription
+        do {
+            description = try found.withLock { found in defer { found = nil }; return found }
+                ?? CameraDiscovery(listing: .readable).resolve(camera)
+        } catch {
+            if let libcamera = try libcameraCamera(failure: error) { return try openLibcamera(libcamera, adjusting: &video) }
+            throw error
+        }
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
                                                      camera: description.path, offered: description.formats,

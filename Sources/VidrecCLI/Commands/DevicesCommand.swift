@@ -1,5 +1,6 @@
 import Foundation
 import VidrecALSA
+import VidrecLibcamera
 import VidrecMedia
 import VidrecSystem
 import VidrecV4L2
@@ -25,6 +26,7 @@ struct DevicesCommand: VidrecCommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let cameras = CameraDiscovery().cameras()
+        let libcameraCameras = LibcameraDiscovery().cameras()
         let microphones = MicrophoneDiscovery().microphones()
         let environment = ProcessInfo.processInfo.environment
         let server = SoundServerSource.find(environment: environment)
@@ -33,6 +35,7 @@ struct DevicesCommand: VidrecCommand {
         if json {
             try context.printJSON([
                 "cameras": cameras.enumerated().map(Self.json),
+                "libcameraCameras": libcameraCameras.map(Self.json),
                 "microphones": microphones.enumerated().map(Self.json),
                 "soundServer": server.map { Self.json($0, sources: sources) } as Any,
             ] as [String: Any])
@@ -41,6 +44,10 @@ struct DevicesCommand: VidrecCommand {
         context.out("Cameras:\n")
         if cameras.isEmpty { context.out("  none (no /dev/video* device can capture video)\n") }
         for (index, camera) in cameras.enumerated() { Self.describe(camera, index: index, context) }
+        if !libcameraCameras.isEmpty {
+            context.out("Cameras through libcamera \(LibcameraDiscovery.version):\n")
+            for camera in libcameraCameras { Self.describe(camera, context) }
+        }
         context.out("Microphones:\n")
         if microphones.isEmpty { context.out("  none (no ALSA capture device)\n") }
         for (index, mic) in microphones.enumerated() {
@@ -62,6 +69,25 @@ struct DevicesCommand: VidrecCommand {
             "controls": camera.controls.map { ["name": $0.name, "min": $0.minimum, "max": $0.maximum,
                                                 "default": $0.defaultValue, "value": $0.value as Any] as [String: Any] },
         ]
+    }
+
+    /// A libcamera camera as `--json` lists it.
+    private static func json(_ camera: LibcameraDiscovery.Camera) -> [String: Any] {
+        ["id": camera.id, "camera": camera.selector, "model": camera.model, "formats": camera.formats,
+         "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
+                                       "frameRate": $0.frameRate.description] as [String: Any] }]
+    }
+
+    /// A libcamera camera's lines: `--camera`'s name for it, its model, its modes by format.
+    private static func describe(_ camera: LibcameraDiscovery.Camera, _ context: CommandContext) {
+        context.out("  \(camera.selector)  \(camera.model)\n")
+        if camera.modes.isEmpty {
+            context.out("     not recordable: it offers \(camera.formats.joined(separator: ", ")), none of which vidrec reads\n")
+        }
+        for format in Set(camera.modes.map(\.fourcc)).sorted() {
+            let sizes = camera.modes.filter { $0.fourcc == format }.map { "\($0.width)x\($0.height)@\($0.frameRate)" }
+            context.out("     \(format): \(sizes.joined(separator: " "))\n")
+        }
     }
 
     /// A microphone as `--json` lists it.

@@ -1,0 +1,47 @@
+import VidrecCore
+import VidrecLibcamera
+import VidrecMedia
+import VidrecV4L2
+
+/// Cameras libcamera drives (`--camera libcamera:<id>`, and `default` where no V4L2
+/// node can be recorded): a Raspberry Pi's camera module, a laptop's MIPI camera, vimc.
+extension SystemDevices {
+    /// Whether `selector` names a libcamera camera.
+    static func isLibcamera(_ selector: String) -> Bool { selector.hasPrefix("libcamera:") }
+
+    /// The libcamera camera `--camera` names, or the first libcamera finds when it is
+    /// `default` and no V4L2 node can be recorded (`failure`, thrown again when libcamera
+    /// has none either); `nil` for a V4L2 camera.
+    func libcameraCamera(failure: (any Error)? = nil) throws -> LibcameraDiscovery.Camera? {
+        if Self.isLibcamera(camera) { return try LibcameraDiscovery().camera(camera) }
+        guard let failure else { return nil }
+        guard camera == "default", let first = LibcameraDiscovery().cameras().first(where: { !$0.modes.isEmpty }) else { throw failure }
+        tell("camera: \(first.selector) (\(first.model)), through libcamera: no V4L2 node here can be recorded")
+        return first
+    }
+
+    /// Opens `camera` in the mode the preset asks for, its pictures encoded (a libcamera
+    /// camera's stream is not stored as it is).
+    func openLibcamera(_ camera: LibcameraDiscovery.Camera, adjusting video: inout VideoEncoding) throws -> OpenedCamera {
+        if !controls.isEmpty {
+            throw CLIError("\(camera.selector) is a libcamera camera, whose controls vidrec does not set yet (asked: \(controls.entries.map(\.name).joined(separator: ", "))); leave out --set and the control shortcuts", .dataError)
+        }
+        if video.handling == .copy {
+            throw CLIError("\(camera.selector) is a libcamera camera, whose pictures are encoded; leave out --video copy", .usage)
+        }
+        let choice = try CameraModeSelector().choose(from: camera.modes, width: video.width, height: video.height,
+                                                     frameRate: video.frameRate, format: cameraFormat, fit: fit,
+                                                     camera: camera.selector, offered: camera.formats, handling: .encode)
+        let source = try LibcameraCamera(id: camera.id, name: camera.model, mode: choice.mode)
+        video.sourceFormat = source.videoFormat.pixelFormat
+        video.fit = choice.fit ?? fit
+        let output = min(source.videoFormat.frameRate, video.frameRate)
+        if output != video.frameRate {
+            video.frameRate = output
+            video.keyframeInterval = min(video.keyframeInterval, VideoEncoding.maximumKeyframeInterval(at: output))
+        }
+        tell(choice.summary)
+        return OpenedCamera(source: source, path: camera.selector,
+                            mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
+    }
+}

@@ -1,0 +1,69 @@
+import CLibcamera
+import Glibc
+import VidrecMedia
+
+/// The cameras libcamera finds on this machine, with the modes it offers for video
+/// that vidrec can read (the formats of ``LibcameraFormat``): what `vidrec devices`
+/// lists as `libcamera:<id>`, and what `--camera libcamera:<id>` records.
+public struct LibcameraDiscovery: Sendable {
+    /// One camera: libcamera's id (stable across boots), its model and its modes.
+    public struct Camera: Sendable, Equatable {
+        public var id: String
+        public var model: String
+        public var modes: [CameraMode]
+        /// The formats it offers, readable by vidrec or not (DRM fourccs as text).
+        public var formats: [String]
+        /// `--camera`'s name for it.
+        public var selector: String { "libcamera:\(id)" }
+    }
+
+    /// The frame rate a mode is listed at when libcamera does not say how fast the
+    /// camera can go (vimc, some sensors without frame duration limits).
+    public static let assumedFrameRate = Rational(30)
+
+    public init() {}
+
+    /// libcamera's version (`0.0.3`, `0.4.0`).
+    public static var version: String { String(cString: vidrec_libcamera_version()) }
+
+    /// Every camera libcamera finds; none when it finds none (or cannot start).
+    public func cameras() -> [Camera] {
+        let count = vidrec_libcamera_camera_count()
+        guard count > 0 else { return [] }
+        return (0..<count).compactMap { index in
+            var id = [CChar](repeating: 0, count: 256), model = [CChar](repeating: 0, count: 256)
+            guard vidrec_libcamera_camera_info(index, &id, id.count, &model, model.count) == 0 else { return nil }
+            let identifier = String(cBuffer: id)
+            let (modes, formats) = Self.modes(of: identifier)
+            return Camera(id: identifier, model: String(cBuffer: model), modes: modes, formats: formats)
+        }
+    }
+
+    /// The camera `selector` (`libcamera:<id>`) names.
+    ///
+    /// - Throws: ``LibcameraError`` when libcamera has no such camera, listing those it has.
+    public func camera(_ selector: String) throws -> Camera {
+        let id = String(selector.dropFirst("libcamera:".count))
+        let all = cameras()
+        guard let camera = all.first(where: { $0.id == id }) else {
+            let known = all.isEmpty ? "none" : ": " + all.map(\.selector).joined(separator: ", ")
+            throw LibcameraError("find", camera: id, reason: "libcamera has no such camera (it has \(known)); 'vidrec devices' lists the cameras",
+                                 code: ENODEV)
+        }
+        return camera
+    }
+
+    private static func modes(of id: String) -> (modes: [CameraMode], formats: [String]) {
+        var listed = [vidrec_libcamera_mode](repeating: vidrec_libcamera_mode(), count: 256)
+        let count = Int(max(0, vidrec_libcamera_camera_modes(id, &listed, Int32(listed.count))))
+        var modes: [CameraMode] = [], formats: [String] = []
+        for mode in listed.prefix(count) {
+            let text = LibcameraFormat.text(mode.fourcc)
+            if !formats.contains(text) { formats.append(text) }
+            guard let format = LibcameraFormat.pixelFormat(drm: mode.fourcc) else { continue }
+            let rate = mode.max_frame_rate > 0 ? Rational(approximating: Int128(mode.max_frame_rate * 1000), 1000) : assumedFrameRate
+            modes.append(CameraMode(fourcc: format.rawValue, width: Int(mode.width), height: Int(mode.height), frameRate: rate))
+        }
+        return (modes, formats)
+    }
+}
