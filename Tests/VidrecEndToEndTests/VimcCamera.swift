@@ -9,9 +9,11 @@ final class VimcCamera {
     static let id = "platform/vimc.0 Sensor B"
     /// `--camera`'s name for it.
     static let selector = "libcamera:" + id
-    /// The sensor's colour bars, left to right, as they come out of the debayer: white,
-    /// yellow, cyan, green, magenta, red, blue, black (75 % bars).
-    static let bars = [[190, 190, 190], [180, 185, 5], [0, 182, 185], [0, 182, 3], [175, 2, 189], [175, 1, 8], [0, 0, 185], [0, 0, 0]]
+    /// The sensor's colour bars, left to right, by the channels (red, green, blue) that
+    /// are on in each: white, yellow, cyan, green, magenta, red, blue, black. (Their
+    /// levels differ between kernels and libcamera's releases.)
+    static let bars = [[true, true, true], [true, true, false], [false, true, true], [false, true, false],
+                       [true, false, true], [true, false, false], [false, false, true], [false, false, false]]
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("vm/vimc-camera").path
