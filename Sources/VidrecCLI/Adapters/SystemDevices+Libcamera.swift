@@ -33,13 +33,7 @@ extension SystemDevices {
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
                                                      camera: camera.selector, offered: camera.formats, handling: .encode)
         let source = try LibcameraCamera(id: camera.id, name: camera.model, mode: choice.mode)
-        video.sourceFormat = source.videoFormat.pixelFormat
-        video.fit = choice.fit ?? fit
-        let output = min(source.videoFormat.frameRate, video.frameRate)
-        if output != video.frameRate {
-            video.frameRate = output
-            video.keyframeInterval = min(video.keyframeInterval, VideoEncoding.maximumKeyframeInterval(at: output))
-        }
+        Self.fit(&video, to: source, choice: choice, fit: fit)
         tell(choice.summary)
         return OpenedCamera(source: source, path: camera.selector,
                             mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))

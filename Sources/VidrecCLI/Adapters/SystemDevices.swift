@@ -106,16 +106,23 @@ final class SystemDevices: RecordingDevices, Sendable {
             }
             return OpenedCamera(source: source, path: description.path, mode: choice.mode.description + ", copied", copiedStream: source)
         }
+        Self.fit(&video, to: source, choice: choice, fit: fit)
+        tell(choice.summary)
+        return OpenedCamera(source: source, path: description.path,
+                            mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
+    }
+
+    /// The encoding of `source`'s pictures as `choice` says: its fit, and the output rate
+    /// no faster than the camera's (a driver may round the rate it was asked for).
+    static func fit(_ video: inout VideoEncoding, to source: any VideoCaptureSource, choice: CameraModeSelector.Choice,
+                    fit: VideoFit) {
+        video.sourceFormat = source.videoFormat.pixelFormat
         video.fit = choice.fit ?? fit
-        // The driver may round the rate it was asked for.
         let output = min(source.videoFormat.frameRate, video.frameRate)
         if output != video.frameRate {
             video.frameRate = output
             video.keyframeInterval = min(video.keyframeInterval, VideoEncoding.maximumKeyframeInterval(at: output))
         }
-        tell(choice.summary)
-        return OpenedCamera(source: source, path: description.path,
-                            mode: choice.mode.description + (choice.fit.map { ", \($0.rawValue)" } ?? ""))
     }
 
     /// Opens the built-in test camera (`--camera test`, `test:h264`, `test:mjpeg`): the

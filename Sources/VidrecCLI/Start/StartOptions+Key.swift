@@ -8,7 +8,7 @@ extension StartOptions {
         static let quality = ArgumentKey.option("quality", value: "preset", short: "q", help: "A preset name (see 'vidrec presets') or a preset file. (default: medium)")
         static let max = ArgumentKey.option("max", value: "duration", help: "Stop after exactly this much media time: seconds (30, 2.5) or with a unit (90s, 5m, 1h), at most 24 h.")
         static let maxSize = ArgumentKey.option("max-size", value: "size", help: "Stop before the file exceeds this size, such as 500K, 50M or 2G.")
-        static let reconnect = ArgumentKey.option("reconnect", value: "duration", help: "When the camera goes away (unplugged, reset, or sending nothing for 5 s), wait this long for it to come back and go on in the same file, its last picture held over the gap and the sound kept; 0 ends the recording at once. Not with --video copy. (default: 30s)")
+        static let reconnect = ArgumentKey.option("reconnect", value: "duration", help: "When the camera or the microphone goes away (unplugged, reset, or sending nothing for 5 s), wait this long for it to come back and go on in the same file, the last picture or silence over the gap; 0 ends the recording at once. A copied camera stream (--video copy) is not waited for. (default: 30s)")
         static let minFree = ArgumentKey.option("min-free", value: "size", help: "Stop before the disk has less free space than this; 0 turns the check off. (default: 200M)")
         static let save = ArgumentKey.flag("save", help: "Save to the album when the recording ends well.")
         static let saveAs = ArgumentKey.option("as", value: "name", help: "The file name to save under.")

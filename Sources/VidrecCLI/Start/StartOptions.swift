@@ -58,7 +58,7 @@ struct StartOptions {
     var quality = "medium"
     var maxDuration: DurationLimit?
     var maxSize: Int64?
-    /// `--reconnect`, in seconds (0: a camera that goes ends the recording).
+    /// `--reconnect`, in seconds (0: a camera or a microphone that goes ends the recording).
     var reconnect = Rational(30)
     var minFree: Int64?
     var save = false
