@@ -39,13 +39,15 @@ public struct LibcameraDiscovery: Sendable {
         }
     }
 
-    /// The camera `selector` (`libcamera:<id>`) names.
+    /// The camera `selector` (`libcamera:<id>`, or `libcamera:<index>` in libcamera's
+    /// order, from 0) names.
     ///
     /// - Throws: ``LibcameraError`` when libcamera has no such camera, listing those it has.
     public func camera(_ selector: String) throws -> Camera {
         let id = String(selector.dropFirst("libcamera:".count))
         let all = cameras()
-        guard let camera = all.first(where: { $0.id == id }) else {
+        let byIndex = Int(id).flatMap { all.indices.contains($0) ? all[$0] : nil }
+        guard let camera = all.first(where: { $0.id == id }) ?? byIndex else {
             let known = all.isEmpty ? "none" : ": " + all.map(\.selector).joined(separator: ", ")
             throw LibcameraError("find", camera: id, reason: "libcamera has no such camera (it has \(known)); 'vidrec devices' lists the cameras",
                                  code: ENODEV)

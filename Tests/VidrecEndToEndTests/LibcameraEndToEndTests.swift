@@ -46,11 +46,13 @@ extension KernelDriverTests {
             try Self.expectBars(file)
         }
 
-        /// `--segment 1` for 3 s: three files of exactly a second, each from a keyframe.
+        /// `--segment 1` for 3 s from `libcamera:0`: three files of exactly a second, each
+        /// from a keyframe.
         @Test func aLibcameraCameraIsCutIntoSegmentsCleanly() throws {
             let camera = try VimcCamera()
             let home = try Home()
-            let result = try VidrecProcess.run(["start", "--camera", VimcCamera.selector, "--mic", "none", "--quality", "low",
+            // By its index in libcamera's list, this time.
+            let result = try VidrecProcess.run(["start", "--camera", "libcamera:0", "--mic", "none", "--quality", "low",
                                                 "--max", "3", "--segment", "1"], home: home.path)
             withExtendedLifetime(camera) {}
             #expect(result.code == 0, "\(result.err)")

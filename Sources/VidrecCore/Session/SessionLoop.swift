@@ -114,10 +114,11 @@ struct SessionLoop {
         if timeline.isVideoDone || (!held.isEmpty && now - heldArrival > holdLimit) { releaseHeld() }
     }
 
-    /// What happened to the camera since the session last asked (``takeEvents()``).
+    /// What happened to the camera and the microphone since the session last asked
+    /// (``takeEvents()``).
     var events: [ReconnectionEvent] = []
 
-    /// The camera's comings and goings since the last call.
+    /// The devices' comings and goings since the last call.
     mutating func takeEvents() -> [ReconnectionEvent] {
         defer { events = [] }
         return events
