@@ -293,6 +293,13 @@ public final class MovieEncoder: CaptureOutput {
                 try send(cue)
             }
         }
+        if newestPicture == nil, frameIndex > 0 {
+            // The first frames never reached this encoder (it was starting on a starved
+            // machine while the session's queue for it was full): the movie still starts
+            // at 0, as its sound does, with the first picture it has.
+            try video.append(frame, frameIndex: 0, encode: encodePicture)
+            newestPicture = (frame, 0)
+        }
         if let segments { try holdOverCuts(segments, upTo: frameIndex) }
         try video.append(frame, frameIndex: frameIndex, encode: encodePicture)
         newestPicture = (frame, frameIndex)
