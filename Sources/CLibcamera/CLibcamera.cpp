@@ -26,9 +26,17 @@ namespace {
 std::mutex managerLock;
 CameraManager *manager = nullptr;
 
+// Whether libcamera's V4L2 compatibility layer is loaded (`libcamerify`): it has made
+// the process's camera manager already, and a second would abort the process.
+bool underCompatibilityLayer() {
+    const char *preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "v4l2-compat");
+}
+
 CameraManager *startedManager() {
     std::lock_guard<std::mutex> guard(managerLock);
     if (manager) return manager;
+    if (underCompatibilityLayer()) return nullptr;
     // libcamera logs its version and every camera it finds at INFO: only its errors,
     // unless the user set LIBCAMERA_LOG_LEVELS. Its logger reads the variable when it
     // is first used, which is here.
@@ -138,7 +146,7 @@ extern "C" {
 
 int vidrec_libcamera_camera_count(void) {
     CameraManager *cameras = startedManager();
-    if (!cameras) return -ENODEV;
+    if (!cameras) return underCompatibilityLayer() ? -EBUSY : -ENODEV;
     return int(cameras->cameras().size());
 }
 

@@ -26,7 +26,12 @@ public struct LibcameraDiscovery: Sendable {
     /// libcamera's version (`0.0.3`, `0.4.0`).
     public static var version: String { String(cString: vidrec_libcamera_version()) }
 
-    /// Every camera libcamera finds; none when it finds none (or cannot start).
+    /// Whether libcamera's V4L2 compatibility layer (`libcamerify`) holds libcamera in
+    /// this process: its cameras are then reached as V4L2 nodes, not as `libcamera:`.
+    public static var isHeldByCompatibilityLayer: Bool { vidrec_libcamera_camera_count() == -EBUSY }
+
+    /// Every camera libcamera finds; none when it finds none, cannot start, or is held
+    /// by its V4L2 compatibility layer.
     public func cameras() -> [Camera] {
         let count = vidrec_libcamera_camera_count()
         guard count > 0 else { return [] }
@@ -47,6 +52,10 @@ public struct LibcameraDiscovery: Sendable {
         let id = String(selector.dropFirst("libcamera:".count))
         let all = cameras()
         let byIndex = Int(id).flatMap { all.indices.contains($0) ? all[$0] : nil }
+        if all.isEmpty, Self.isHeldByCompatibilityLayer {
+            throw LibcameraError("find", camera: id, reason: "libcamera is held by its V4L2 compatibility layer (libcamerify); run vidrec without libcamerify to record libcamera: cameras",
+                                 code: EBUSY)
+        }
         guard let camera = all.first(where: { $0.id == id }) ?? byIndex else {
             let known = all.isEmpty ? "none" : ": " + all.map(\.selector).joined(separator: ", ")
             throw LibcameraError("find", camera: id, reason: "libcamera has no such camera (it has \(known)); 'vidrec devices' lists the cameras",

@@ -24,7 +24,9 @@ typedef struct {
     double max_frame_rate;
 } vidrec_libcamera_mode;
 
-/// How many cameras libcamera finds (starting its camera manager, once per process).
+/// How many cameras libcamera finds (starting its camera manager, once per process);
+/// -EBUSY under libcamera's V4L2 compatibility layer (`libcamerify`, v4l2-compat.so in
+/// LD_PRELOAD), which holds the process's one camera manager: vidrec then uses none.
 int vidrec_libcamera_camera_count(void);
 
 /// The `index`th camera's id (libcamera's, stable across boots) and model.
