@@ -37,10 +37,12 @@ CameraManager *startedManager() {
     std::lock_guard<std::mutex> guard(managerLock);
     if (manager) return manager;
     if (underCompatibilityLayer()) return nullptr;
-    // libcamera logs its version and every camera it finds at INFO: only its errors,
-    // unless the user set LIBCAMERA_LOG_LEVELS. Its logger reads the variable when it
-    // is first used, which is here.
-    setenv("LIBCAMERA_LOG_LEVELS", "*:ERROR", 0);
+    // libcamera logs its version and every camera it finds at INFO, and 0.4 logs an
+    // ERROR on every machine without a dma-buf heap, which vidrec does not use. vidrec
+    // reports each failure itself, so libcamera's own log is off (FATAL only) unless the
+    // user sets LIBCAMERA_LOG_LEVELS. Its logger reads the variable when it is first
+    // used, which is here.
+    setenv("LIBCAMERA_LOG_LEVELS", "*:FATAL", 0);
     auto *started = new CameraManager();
     if (started->start() != 0) {
         delete started;
@@ -94,8 +96,16 @@ struct vidrec_libcamera_camera {
         FrameBuffer *buffer = request->buffers().begin()->second;
         const FrameMetadata &metadata = buffer->metadata();
         vidrec_libcamera_frame frame = {};
-        const auto &mapped = planes[buffer];
-        frame.plane_count = int(std::min<size_t>(3, buffer->planes().size()));
+        // Every buffer of the stream was mapped before the start; one that was not
+        // (libcamera's own) is given back unread.
+        auto found = planes.find(buffer);
+        if (found == planes.end()) {
+            request->reuse(Request::ReuseBuffers);
+            camera->queueRequest(request);
+            return;
+        }
+        const std::vector<const uint8_t *> &mapped = found->second;
+        frame.plane_count = int(std::min<size_t>({3, buffer->planes().size(), mapped.size()}));
         const StreamConfiguration &configuration = stream->configuration();
         for (int i = 0; i < frame.plane_count; i++) {
             frame.planes[i] = mapped[i];

@@ -9,12 +9,14 @@ extension SystemDevices {
     /// Whether `selector` names a libcamera camera.
     static func isLibcamera(_ selector: String) -> Bool { selector.hasPrefix("libcamera:") }
 
-    /// The libcamera camera `--camera` names, or the first libcamera finds when it is
-    /// `default` and no V4L2 node can be recorded (`failure`, thrown again when libcamera
-    /// has none either); `nil` for a V4L2 camera.
-    func libcameraCamera(failure: (any Error)? = nil) throws -> LibcameraDiscovery.Camera? {
-        if Self.isLibcamera(camera) { return try LibcameraDiscovery().camera(camera) }
-        guard let failure else { return nil }
+    /// The libcamera camera `--camera` names; `nil` for any other camera.
+    func libcameraCamera() throws -> LibcameraDiscovery.Camera? {
+        Self.isLibcamera(camera) ? try LibcameraDiscovery().camera(camera) : nil
+    }
+
+    /// The first camera libcamera finds, when `--camera` is `default` and no V4L2 node
+    /// can be recorded (`failure`, thrown again when libcamera has none either).
+    func libcameraFallback(after failure: any Error) throws -> LibcameraDiscovery.Camera {
         guard camera == "default", let first = LibcameraDiscovery().cameras().first(where: { !$0.modes.isEmpty }) else { throw failure }
         tell("camera: \(first.selector) (\(first.model)), through libcamera: no V4L2 node here can be recorded")
         return first

@@ -2,6 +2,7 @@ import Synchronization
 import VidrecALSA
 import VidrecCore
 import VidrecFFmpeg
+import VidrecLibcamera
 import VidrecMedia
 import VidrecTestSources
 import VidrecV4L2
@@ -24,6 +25,9 @@ final class SystemDevices: RecordingDevices, Sendable {
     /// so (``PreviewClaim``); `nil`: a busy camera is not asked for.
     private let previewClaims: String?
     private let found = Mutex<CameraDescription?>(nil)
+    /// The libcamera camera ``findCamera()`` found, opened by ``openCamera(adjusting:)``
+    /// without asking libcamera for its cameras again.
+    private let foundLibcamera = Mutex<LibcameraDiscovery.Camera?>(nil)
 
     /// `--camera none`: no camera, a sound recording (``NoCamera``).
     static let noCamera = "none"
@@ -54,13 +58,12 @@ final class SystemDevices: RecordingDevices, Sendable {
 
     func findCamera() throws -> String? {
         guard TestPatternCamera.format(named: camera) == nil, camera != SystemDevices.noCamera else { return nil }
-        if let libcamera = try libcameraCamera() { return libcamera.selector }
+        if let libcamera = try libcameraCamera() { return keep(libcamera) }
         let description: CameraDescription
         do {
             description = try CameraDiscovery(listing: .readable).resolve(camera)
         } catch {
-            if let libcamera = try libcameraCamera(failure: error) { return libcamera.selector }
-            throw error
+            return keep(try libcameraFallback(after: error))
         }
         // A --camera-format the camera does not offer is refused now, before the
         // microphone is opened, so that the error names the format, not the microphone.
@@ -72,13 +75,21 @@ final class SystemDevices: RecordingDevices, Sendable {
         return description.path
     }
 
+    /// Keeps `camera` for ``openCamera(adjusting:)`` and returns its name.
+    private func keep(_ camera: LibcameraDiscovery.Camera) -> String {
+        foundLibcamera.withLock { $0 = camera }
+        return camera.selector
+    }
+
     func openCamera(adjusting video: inout VideoEncoding) throws -> OpenedCamera {
         if camera == SystemDevices.noCamera {
             // A sound recording (what acts on a picture was refused with the options).
             return NoCamera.open(adjusting: &video)
         }
         if let format = TestPatternCamera.format(named: camera) { return try openTestCamera(sending: format, adjusting: &video) }
-        if let libcamera = try libcameraCamera() { return try openLibcamera(libcamera, adjusting: &video) }
+        if let libcamera = try foundLibcamera.withLock({ found in defer { found = nil }; return found }) ?? libcameraCamera() {
+            return try openLibcamera(libcamera, adjusting: &video)
+        }
         // The camera found is opened once; opened again (it went away and may be back
         // under another node), it is looked up again by its name.
         let description: CameraDescription
@@ -86,8 +97,7 @@ final class SystemDevices: RecordingDevices, Sendable {
             description = try found.withLock { found in defer { found = nil }; return found }
                 ?? CameraDiscovery(listing: .readable).resolve(camera)
         } catch {
-            if let libcamera = try libcameraCamera(failure: error) { return try openLibcamera(libcamera, adjusting: &video) }
-            throw error
+            return try openLibcamera(libcameraFallback(after: error), adjusting: &video)
         }
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
