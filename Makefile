@@ -48,8 +48,9 @@ HOST_RELEASE := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME
 OTHER_RELEASES := $(filter-out $(HOST_RELEASE),$(RELEASES))
 # The device tests that run on the other release's kernel: one or more of each driver
 # and sound path (vivid, snd-aloop, v4l2loopback with MJPEG and H.264, libcamera's
-# compatibility layer, PipeWire), not all 41, to keep make test inside CI's time.
-OTHER_RELEASE_VM_TESTS := devicesListsBothVividCamerasAndTheLoopbackMicrophone|recordsTheWebcamWithTheLoopbackToneInStep|underLibcamerasCompatibilityLayerTheCameraIsReachedThroughLibc|anMJPEGCameraIsCopiedWithEveryFrameItDelivers|anH264CameraIsCopiedFromItsFirstKeyframe|theDefaultMicrophoneRecordsThroughPipeWireOnlyInTheSessionAndPipeWireHoldsTheCard|soundThroughPipeWireIsPlacedWhereItWasCapturedWithinAFrame
+# compatibility layer and its cameras, named by their nodes, PipeWire), not all of them, to
+# keep make test inside CI's time.
+OTHER_RELEASE_VM_TESTS := devicesListsBothVividCamerasAndTheLoopbackMicrophone|recordsTheWebcamWithTheLoopbackToneInStep|underLibcamerasCompatibilityLayerTheCameraIsReachedThroughLibc|anMJPEGCameraIsCopiedWithEveryFrameItDelivers|anH264CameraIsCopiedFromItsFirstKeyframe|theDefaultMicrophoneRecordsThroughPipeWireOnlyInTheSessionAndPipeWireHoldsTheCard|soundThroughPipeWireIsPlacedWhereItWasCapturedWithinAFrame|vimcsNodesAreListedAsPartsOfItsLibcameraCamera|theDefaultCameraIsTheLibcameraCameraItsFirstNodeIsAPartOf
 
 test: test-here $(addprefix test-in-,$(OTHER_RELEASES))
 

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -73,6 +75,29 @@ double maxFrameRate(const Camera &camera) {
     return shortest > 0 ? 1e6 / double(shortest) : 0;
 }
 
+// A control's value as a number, for the types vidrec sets (a boolean is 0 or 1);
+// false for the others (arrays, rectangles, text).
+bool number(const ControlValue &value, double *out) {
+    if (value.isNone() || value.isArray()) return false;
+    switch (value.type()) {
+    case ControlTypeBool: *out = value.get<bool>() ? 1 : 0; return true;
+    case ControlTypeInteger32: *out = value.get<int32_t>(); return true;
+    case ControlTypeInteger64: *out = double(value.get<int64_t>()); return true;
+    case ControlTypeFloat: *out = value.get<float>(); return true;
+    default: return false;
+    }
+}
+
+// `number` as a value of `type` (one that ``number`` reads).
+ControlValue valueOf(ControlType type, double number) {
+    switch (type) {
+    case ControlTypeBool: return ControlValue(number != 0);
+    case ControlTypeInteger32: return ControlValue(int32_t(number));
+    case ControlTypeInteger64: return ControlValue(int64_t(number));
+    default: return ControlValue(float(number));
+    }
+}
+
 }  // namespace
 
 struct vidrec_libcamera_camera {
@@ -89,6 +114,41 @@ struct vidrec_libcamera_camera {
     void *context = nullptr;
     bool started = false;
     bool acquired = false;
+    // The controls asked for (vidrec_libcamera_set_control), and their defaults, asked
+    // for again in one last request before capture stops.
+    std::vector<std::pair<const ControlId *, ControlValue>> requested;
+    std::vector<std::pair<const ControlId *, ControlValue>> defaults;
+    std::mutex restoreLock;
+    std::condition_variable restoreDone;
+    bool restoring = false;
+    Request *restoreRequest = nullptr;
+    bool restored = false;
+
+    // On libcamera's thread, as capture stops: the first request queued again carries
+    // the defaults; its completion says they are set.
+    void queueAgain(Request *request) {
+        request->reuse(Request::ReuseBuffers);
+        {
+            std::lock_guard<std::mutex> guard(restoreLock);
+            if (restoreRequest == request) {
+                restored = true;
+                restoreDone.notify_all();
+            } else if (restoring && !restoreRequest) {
+                for (auto &[id, value] : defaults) request->controls().set(id->id(), value);
+                restoreRequest = request;
+            }
+        }
+        camera->queueRequest(request);
+    }
+
+    // Asks for the defaults of the controls set and waits (a second at most) until a
+    // frame has been made with them.
+    void restoreControls() {
+        if (defaults.empty()) return;
+        std::unique_lock<std::mutex> lock(restoreLock);
+        restoring = true;
+        restoreDone.wait_for(lock, std::chrono::seconds(1), [this] { return restored; });
+    }
 
     // On libcamera's thread: the frame to the callback, then its request queued again.
     void completed(Request *request) {
@@ -100,8 +160,7 @@ struct vidrec_libcamera_camera {
         // (libcamera's own) is given back unread.
         auto found = planes.find(buffer);
         if (found == planes.end()) {
-            request->reuse(Request::ReuseBuffers);
-            camera->queueRequest(request);
+            queueAgain(request);
             return;
         }
         const std::vector<const uint8_t *> &mapped = found->second;
@@ -116,8 +175,7 @@ struct vidrec_libcamera_camera {
         frame.sequence = metadata.sequence;
         frame.failed = metadata.status != FrameMetadata::FrameSuccess;
         callback(context, &frame);
-        request->reuse(Request::ReuseBuffers);
-        camera->queueRequest(request);
+        queueAgain(request);
     }
 
     // Maps each buffer's planes (a dmabuf per plane, or one for all of them).
@@ -186,6 +244,28 @@ int vidrec_libcamera_camera_modes(const char *id, vidrec_libcamera_mode *modes, 
             if (count == capacity) return count;
             modes[count++] = {format.fourcc(), size.width, size.height, rate};
         }
+    }
+    return count;
+}
+
+int vidrec_libcamera_camera_controls(const char *id, vidrec_libcamera_control *controls, int capacity) {
+    std::shared_ptr<Camera> camera = findCamera(id);
+    if (!camera) return -ENODEV;
+    int count = 0;
+    for (const auto &[control, info] : camera->controls()) {
+        if (count == capacity) break;
+        vidrec_libcamera_control listed = {};
+        if (!number(info.min(), &listed.minimum) || !number(info.max(), &listed.maximum)) continue;
+        switch (control->type()) {
+        case ControlTypeBool: listed.type = VIDREC_LIBCAMERA_CONTROL_BOOL; break;
+        case ControlTypeInteger32:
+        case ControlTypeInteger64: listed.type = VIDREC_LIBCAMERA_CONTROL_INTEGER; break;
+        case ControlTypeFloat: listed.type = VIDREC_LIBCAMERA_CONTROL_FLOAT; break;
+        default: continue;
+        }
+        listed.has_default = number(info.def(), &listed.default_value);
+        copyText(control->name(), listed.name, sizeof listed.name);
+        controls[count++] = listed;
     }
     return count;
 }
@@ -262,6 +342,19 @@ int vidrec_libcamera_open(const char *id, uint32_t *fourcc, uint32_t *width, uin
     return 0;
 }
 
+int vidrec_libcamera_set_control(vidrec_libcamera_camera *camera, const char *name, double value, int keep) {
+    for (const auto &[control, info] : camera->camera->controls()) {
+        if (control->name() != name) continue;
+        double minimum, maximum;
+        if (!number(info.min(), &minimum) || !number(info.max(), &maximum)) return -ENOENT;
+        if (value < minimum || value > maximum) return -ERANGE;
+        camera->requested.emplace_back(control, valueOf(control->type(), value));
+        if (!keep && !info.def().isNone()) camera->defaults.emplace_back(control, info.def());
+        return 0;
+    }
+    return -ENOENT;
+}
+
 int vidrec_libcamera_start(vidrec_libcamera_camera *camera, vidrec_libcamera_frame_callback callback, void *context,
                            char *error, size_t error_size) {
     camera->callback = callback;
@@ -272,8 +365,12 @@ int vidrec_libcamera_start(vidrec_libcamera_camera *camera, vidrec_libcamera_fra
             copyText("cannot make a capture request", error, error_size);
             return -ENOMEM;
         }
+        // The controls asked for, in every first request: pipelines that apply a
+        // request's controls when it is queued (vimc) set them before the first frame.
+        for (auto &[id, value] : camera->requested) request->controls().set(id->id(), value);
         camera->requests.push_back(std::move(request));
     }
+    for (auto &[id, value] : camera->requested) camera->startControls.set(id->id(), value);
     camera->camera->requestCompleted.connect(camera, &vidrec_libcamera_camera::completed);
     if (int result = camera->camera->start(&camera->startControls); result < 0) {
         camera->camera->requestCompleted.disconnect(camera, &vidrec_libcamera_camera::completed);
@@ -293,6 +390,7 @@ int vidrec_libcamera_start(vidrec_libcamera_camera *camera, vidrec_libcamera_fra
 
 void vidrec_libcamera_stop(vidrec_libcamera_camera *camera) {
     if (!camera->started) return;
+    camera->restoreControls();
     camera->started = false;
     // Cancels the requests still queued; their completions come before this returns.
     camera->camera->stop();

@@ -23,10 +23,14 @@ public final class LibcameraCamera: VideoCaptureSource, @unchecked Sendable {
     public static let bufferCount: UInt32 = 4
 
     /// Opens camera `id` (named `name` in messages) in `mode`, a mode libcamera listed
-    /// for it (``LibcameraDiscovery``), asking for the mode's frame rate.
+    /// for it (``LibcameraDiscovery``), asking for the mode's frame rate and for
+    /// `controls` (libcamera's names, values in range) from the first frame on; they go
+    /// back to their defaults when capture stops, unless `keepControls`.
     ///
-    /// - Throws: ``LibcameraError`` when it is not there, is in use, or refuses the mode.
-    public init(id: String, name: String, mode: CameraMode) throws {
+    /// - Throws: ``LibcameraError`` when it is not there, is in use, or refuses the mode
+    ///   or a control.
+    public init(id: String, name: String, mode: CameraMode, controls: [(name: String, value: Double)] = [],
+                keepControls: Bool = false) throws {
         self.id = id
         displayName = "libcamera:\(id) (\(name))"
         guard let format = mode.pixelFormat, var fourcc = LibcameraFormat.drm(format) else {
@@ -43,6 +47,14 @@ public final class LibcameraCamera: VideoCaptureSource, @unchecked Sendable {
         guard let actual = LibcameraFormat.pixelFormat(drm: fourcc) else {
             vidrec_libcamera_close(opened)
             throw LibcameraError("open", camera: id, reason: "it gives \(LibcameraFormat.text(fourcc)), which vidrec cannot read", code: EINVAL)
+        }
+        for control in controls {
+            let code = vidrec_libcamera_set_control(opened, control.name, control.value, keepControls ? 1 : 0)
+            guard code == 0 else {
+                vidrec_libcamera_close(opened)
+                throw LibcameraError("set \(control.name)", camera: id, reason: "it does not take \(control.name)=\(LibcameraControl.text(control.value))",
+                                     code: -code)
+            }
         }
         camera = opened
         videoFormat = VideoFormat(pixelFormat: actual, width: Int(width), height: Int(height), frameRate: mode.frameRate)
@@ -85,9 +97,11 @@ public final class LibcameraCamera: VideoCaptureSource, @unchecked Sendable {
                                          captureTime: frame.timestamp, sequence: UInt64(frame.sequence))))
     }
 
+    /// Stops capture: no frame reaches the queue after this begins (the last request,
+    /// which sets the controls back, makes one more).
     public func stop() {
-        vidrec_libcamera_stop(camera)
         queue.withLock { $0 = nil }
+        vidrec_libcamera_stop(camera)
     }
 
     deinit { vidrec_libcamera_close(camera) }

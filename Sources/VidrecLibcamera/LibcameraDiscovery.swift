@@ -13,6 +13,9 @@ public struct LibcameraDiscovery: Sendable {
         public var modes: [CameraMode]
         /// The formats it offers, readable by vidrec or not (DRM fourccs as text).
         public var formats: [String]
+        /// The device numbers (`st_rdev`) of the media and V4L2 nodes libcamera drives it
+        /// through; empty where libcamera does not say (0.0.3 has no such property).
+        public var nodes: [UInt64] = []
         /// `--camera`'s name for it.
         public var selector: String { "libcamera:\(id)" }
     }
@@ -25,6 +28,13 @@ public struct LibcameraDiscovery: Sendable {
 
     /// libcamera's version (`0.0.3`, `0.4.0`).
     public static var version: String { String(cString: vidrec_libcamera_version()) }
+
+    /// Whether this libcamera says which nodes each camera is driven through
+    /// (``Camera/nodes``): 0.0.4 and later.
+    public static var namesNodes: Bool {
+        let parts = version.split(separator: ".").compactMap { Int($0) }
+        return parts.count == 3 && (parts[0], parts[1], parts[2]) >= (0, 0, 4)
+    }
 
     /// Whether libcamera's V4L2 compatibility layer (`libcamerify`) holds libcamera in
     /// this process: its cameras are then reached as V4L2 nodes, not as `libcamera:`.
@@ -40,7 +50,8 @@ public struct LibcameraDiscovery: Sendable {
             guard vidrec_libcamera_camera_info(index, &id, id.count, &model, model.count) == 0 else { return nil }
             let identifier = String(cBuffer: id)
             let (modes, formats) = Self.modes(of: identifier)
-            return Camera(id: identifier, model: String(cBuffer: model), modes: modes, formats: formats)
+            return Camera(id: identifier, model: String(cBuffer: model), modes: modes, formats: formats,
+                          nodes: Self.nodes(of: identifier))
         }
     }
 
@@ -62,6 +73,30 @@ public struct LibcameraDiscovery: Sendable {
                                  code: ENODEV)
         }
         return camera
+    }
+
+    /// The controls camera `id` takes; none when libcamera does not have it.
+    public func controls(of id: String) -> [LibcameraControl] {
+        var listed = [vidrec_libcamera_control](repeating: vidrec_libcamera_control(), count: 128)
+        let count = Int(max(0, vidrec_libcamera_camera_controls(id, &listed, Int32(listed.count))))
+        return listed.prefix(count).map(LibcameraControl.init).sorted { $0.name < $1.name }
+    }
+
+    /// The nodes behind camera `id` (``Camera/nodes``).
+    private static func nodes(of id: String) -> [UInt64] {
+        var listed = [Int64](repeating: 0, count: 64)
+        let count = Int(max(0, vidrec_libcamera_camera_devices(id, &listed, Int32(listed.count))))
+        return listed.prefix(count).map { UInt64(bitPattern: $0) }
+    }
+
+    /// The V4L2 nodes of every camera libcamera finds, by device number, with the
+    /// camera's name (`libcamera:<id>`): what ``CameraDiscovery`` marks as a part of it.
+    public static func nodeOwners(_ cameras: [Camera]) -> [UInt64: String] {
+        var owners: [UInt64: String] = [:]
+        for camera in cameras {
+            for node in camera.nodes where owners[node] == nil { owners[node] = camera.selector }
+        }
+        return owners
     }
 
     private static func modes(of id: String) -> (modes: [CameraMode], formats: [String]) {

@@ -21,6 +21,10 @@ public struct CameraDescription: Sendable, Equatable {
     /// `/dev/v4l/by-path/…`): they name the same camera after a replug or a reboot,
     /// whatever number its node gets.
     public var links: [String] = []
+    /// The libcamera camera (`libcamera:<id>`) this node is a part of, where libcamera
+    /// says so (0.4 and later): one of the nodes of a media-controller pipeline that
+    /// libcamera runs, not a camera of its own.
+    public var libcameraCamera: String?
 }
 
 extension CameraDescription {
@@ -38,9 +42,9 @@ extension CameraDescription {
         guard !modes.contains(where: { $0.pixelFormat != nil }) else { return nil }
         let offered = formats.isEmpty ? "no pixel format" : formats.joined(separator: ", ")
         if !formats.isEmpty, formats.allSatisfy({ CameraDescription.bayerPrefixes.contains($0) }) {
-            return "raw Bayer (\(offered)): needs libcamera (on a Raspberry Pi or an IPU6 laptop, record through libcamerify or a libcamera-based camera node)"
+            if let libcameraCamera { return "raw Bayer (\(offered)): part of \(libcameraCamera): record it with --camera \(libcameraCamera)" }
+            return "raw Bayer (\(offered)): needs libcamera: record it with --camera libcamera:<id> ('vidrec devices' lists libcamera's cameras)"
         }
         return "sends \(offered), none of which vidrec reads"
     }
 }
-

@@ -9,12 +9,17 @@ public struct CameraDiscovery: Sendable {
     public let deviceDirectory: String
     /// Which modes each description lists.
     public let listing: ModeListing
+    /// The nodes libcamera drives, by device number, with their camera's name
+    /// (``CameraDescription/libcameraCamera``).
+    public let libcameraNodes: [UInt64: String]
 
     /// Creates a discovery over `/dev`, listing every mode or (`.readable`, for
-    /// recording) only those vidrec can read.
-    public init(deviceDirectory: String = "/dev", listing: ModeListing = .all) {
+    /// recording) only those vidrec can read, and marking the nodes in
+    /// `libcameraNodes` as parts of their libcamera camera.
+    public init(deviceDirectory: String = "/dev", listing: ModeListing = .all, libcameraNodes: [UInt64: String] = [:]) {
         self.deviceDirectory = deviceDirectory
         self.listing = listing
+        self.libcameraNodes = libcameraNodes
     }
 
     /// The capture nodes, with their modes and controls. Nodes that cannot capture video
@@ -45,10 +50,14 @@ public struct CameraDiscovery: Sendable {
             throw DeviceError.notACamera(path: path, reason: "it cannot capture video (a metadata or output node)")
         }
         let (modes, formats) = try device.modes(listing)
+        // libcamera's UVC pipeline wraps a webcam's one node, which vidrec records as it
+        // is: only the nodes of a media-controller pipeline are parts of a camera.
+        let driver = String(cTuple: capability.driver)
+        let node = libcameraNodes.isEmpty || driver == "uvcvideo" ? nil : (try? FileSystem.status(path))??.st_rdev
         return CameraDescription(
-            path: path, name: String(cTuple: capability.card), driver: String(cTuple: capability.driver),
+            path: path, name: String(cTuple: capability.card), driver: driver,
             bus: String(cTuple: capability.bus_info), modes: modes, formats: formats, controls: device.controls(),
-            links: links(to: path))
+            links: links(to: path), libcameraCamera: node.flatMap { libcameraNodes[UInt64($0)] })
     }
 
     /// The links in `<deviceDirectory>/v4l/by-id` and `…/by-path` that lead to `path`'s

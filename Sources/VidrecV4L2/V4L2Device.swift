@@ -125,10 +125,12 @@ final class V4L2Device: Sendable {
     }
 
     /// Like ``control(_:_:_:)``, but returns `false` for EINVAL, which enumeration
-    /// ioctls use to say "no more entries".
+    /// ioctls use to say "no more entries", and for ENOTTY, a driver's "I do not list these".
     func enumerate<T>(_ request: UInt, _ name: String, _ argument: inout T) throws(SystemError) -> Bool {
         let code = attempt(request, &argument)
-        if code == EINVAL { return false }
+        // EINVAL ends the list; ENOTTY: the driver does not enumerate this at all (vimc's
+        // and other media-controller nodes have no VIDIOC_ENUM_FRAMEINTERVALS).
+        if code == EINVAL || code == ENOTTY { return false }
         if code != 0 { throw SystemError(name, path, errno: code) }
         return true
     }

@@ -36,4 +36,13 @@ import VidrecMedia
         }
         #expect(throws: DeviceError.noCamera) { try CameraDiscovery.defaultCamera(among: []) }
     }
+
+    /// A Bayer node libcamera names as a part of one of its cameras points to that camera;
+    /// one it does not name points to libcamera's list.
+    @Test func aBayerNodeNamesTheLibcameraCameraItIsAPartOf() {
+        var unicam = Self.node("/dev/video0", "unicam", formats: ["pRAA"])
+        #expect(unicam.unusableReason == "raw Bayer (pRAA): needs libcamera: record it with --camera libcamera:<id> ('vidrec devices' lists libcamera's cameras)")
+        unicam.libcameraCamera = "libcamera:/base/soc/i2c0mux/i2c@1/imx219@10"
+        #expect(unicam.unusableReason == "raw Bayer (pRAA): part of libcamera:/base/soc/i2c0mux/i2c@1/imx219@10: record it with --camera libcamera:/base/soc/i2c0mux/i2c@1/imx219@10")
+    }
 }

@@ -23,6 +23,92 @@ extension KernelDriverTests {
             #expect(text.out.contains("  \(VimcCamera.selector)  Sensor B\n"), "\(text.out)")
         }
 
+        /// vimc's three capture nodes (which have no VIDIOC_ENUM_FRAMEINTERVALS) are
+        /// listed, and as parts of its libcamera camera where libcamera names a camera's
+        /// nodes (0.4, Debian 13); where it cannot (0.0.3, Debian 12), as cameras of their own.
+        @Test func vimcsNodesAreListedAsPartsOfItsLibcameraCamera() throws {
+            let camera = try VimcCamera()
+            let home = try Home()
+            let listed = try VidrecProcess.run(["devices", "--json"], home: home.path)
+            let text = try VidrecProcess.run(["devices"], home: home.path)
+            withExtendedLifetime(camera) {}
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])
+            let nodes = (object["cameras"] as? [[String: Any]] ?? []).filter { $0["driver"] as? String == "vimc" }
+            #expect(nodes.count == 3, "\(object["cameras"] ?? "")")
+            let owners = nodes.map { $0["libcameraCamera"] as? String }
+            if try Self.namesNodes(text.out) {
+                #expect(owners.allSatisfy { $0 == VimcCamera.selector }, "\(owners)")
+                #expect(text.out.contains("part of \(VimcCamera.selector), a camera libcamera runs: record it with --camera \(VimcCamera.selector)\n"),
+                        "\(text.out)")
+            } else {
+                #expect(owners.allSatisfy { $0 == nil }, "\(owners)")
+                #expect(!text.out.contains("part of libcamera:"), "\(text.out)")
+            }
+        }
+
+        /// With vimc's nodes the only V4L2 cameras, `default` records vimc through
+        /// libcamera where libcamera names its nodes (0.4): the first recordable node, its
+        /// RGB capture, is a part of that camera and not a camera of its own.
+        @Test func theDefaultCameraIsTheLibcameraCameraItsFirstNodeIsAPartOf() throws {
+            let camera = try VimcCamera(alone: true)
+            let home = try Home()
+            let text = try VidrecProcess.run(["devices"], home: home.path)
+            guard try Self.namesNodes(text.out) else { return }
+            let result = try VidrecProcess.run(["start", "--mic", "none", "--quality", "low", "--max", "1"], home: home.path)
+            withExtendedLifetime(camera) {}
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("camera: \(VimcCamera.selector) (Sensor B), through libcamera: /dev/video"), "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: ".mp4").first, "\(result.err)")
+            #expect(try Probe.streams(file).map(\.codec) == ["h264"])
+            #expect(try Probe.formatDuration(file) == 1)
+            #expect(try home.sidecar()["cameraPath"] as? String == VimcCamera.selector)
+        }
+
+        /// vimc's libcamera controls are listed, `--set brightness=-0.7` darkens the
+        /// recording and is set back at its end (a plain recording after it is as bright
+        /// as libcamera's default), and a shortcut, a wrong name or a value out of range is
+        /// refused with nothing recorded.
+        @Test func libcameraControlsAreListedSetForTheRecordingAndSetBack() throws {
+            let camera = try VimcCamera()
+            let home = try Home()
+            let listed = try VidrecProcess.run(["controls", "--camera", "libcamera:0", "--json"], home: home.path)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any], "\(listed.err)")
+            let controls = (object["controls"] as? [[String: Any]] ?? []).reduce(into: [String: [String: Any]]()) { $0[$1["key"] as? String ?? ""] = $1 }
+            #expect(Set(controls.keys).isSuperset(of: ["brightness", "contrast", "saturation"]), "\(controls)")
+            #expect(controls["brightness"]?["type"] as? String == "float" && controls["brightness"]?["min"] as? Double == -1
+                    && controls["brightness"]?["max"] as? Double == 1, "\(controls)")
+            let record = ["start", "--camera", "libcamera:0", "--mic", "none", "--quality", "low", "--max", "1"]
+            let dark = try VidrecProcess.run(record + ["--set", "brightness=-0.7"], home: home.path)
+            #expect(dark.code == 0 && dark.err.contains("camera controls: brightness=-0.7; set back to libcamera's defaults at the end"), "\(dark.err)")
+            let darkFile = try #require(home.files(in: home.pending, ending: ".mp4").first)
+            let plain = try VidrecProcess.run(record, home: home.path)
+            #expect(plain.code == 0, "\(plain.err)")
+            let plainFile = try #require(home.files(in: home.pending, ending: ".mp4").first { $0 != darkFile })
+            let white = { (file: String) throws -> Int in
+                Probe.meanColour(try Probe.rgbFrame(file, width: 640, height: 360), width: 640, x: 20, y: 8, w: 40, h: 24).reduce(0, +) / 3
+            }
+            let (darker, brighter) = (try white(darkFile), try white(plainFile))
+            #expect(darker + 40 < brighter, "the white bar at brightness -0.7: \(darker), then at the default: \(brighter)")
+            for (extra, message) in [(["--set", "nosuch=1"], "has no control 'nosuch'; it has: "),
+                                     (["--set", "brightness=3"], "brightness cannot be set to '3': it takes -1..1"),
+                                     (["--focus", "auto"], "--focus sets a V4L2 control, and \(VimcCamera.selector) is a libcamera camera")] {
+                let refused = try VidrecProcess.run(record + extra, home: home.path)
+                #expect(refused.code == 65 && refused.err.contains(message), "\(extra): \(refused.err)")
+            }
+            #expect(home.files(in: home.pending, ending: ".mp4").count == 2)
+            let setNow = try VidrecProcess.run(["controls", "--camera", "libcamera:0", "--set", "brightness=0.5"], home: home.path)
+            #expect(setNow.code == 64 && setNow.err.contains("whose controls last only while it records"), "\(setNow.err)")
+            withExtendedLifetime(camera) {}
+        }
+
+        /// Whether `vidrec devices` shows a libcamera that names each camera's nodes
+        /// (0.0.4 and later).
+        static func namesNodes(_ devices: String) throws -> Bool {
+            let line = try #require(devices.split(separator: "\n").first { $0.hasPrefix("Cameras through libcamera ") }, "\(devices)")
+            let parts = line.dropFirst("Cameras through libcamera ".count).dropLast().split(separator: ".").compactMap { Int($0) }
+            return parts.count == 3 && (parts[0], parts[1], parts[2]) >= (0, 0, 4)
+        }
+
         /// The low preset for 3 s from the camera by its libcamera id: exactly 45 frames
         /// (each a picture the camera gave, or a counted drop), the sensor's colour bars
         /// in their colours, and no frame lost without a trace.

@@ -18,8 +18,10 @@ final class VimcCamera {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("vm/vimc-camera").path
 
-    init() throws {
-        _ = try LoopbackCamera.output(Self.script, ["start"])
+    /// Loads vimc; `alone`: with vivid unloaded until the end, so that vimc's nodes are
+    /// the only V4L2 cameras.
+    init(alone: Bool = false) throws {
+        _ = try LoopbackCamera.output(Self.script, ["start"] + (alone ? ["--alone"] : []))
     }
 
     deinit {

@@ -41,6 +41,28 @@ int vidrec_libcamera_camera_modes(const char *id, vidrec_libcamera_mode *modes, 
 /// how many.
 int vidrec_libcamera_camera_devices(const char *id, int64_t *devices, int capacity);
 
+/// The type of a control's value.
+typedef enum {
+    VIDREC_LIBCAMERA_CONTROL_BOOL = 1,
+    VIDREC_LIBCAMERA_CONTROL_INTEGER = 2,
+    VIDREC_LIBCAMERA_CONTROL_FLOAT = 3,
+} vidrec_libcamera_control_type;
+
+/// One control a camera takes (Brightness, ExposureTime, AwbEnable, …): libcamera's
+/// name, its type, its range and its default (`has_default` 0 when it has none).
+/// Controls whose value is not a single number (arrays, rectangles) are left out.
+typedef struct {
+    char name[64];
+    vidrec_libcamera_control_type type;
+    double minimum;
+    double maximum;
+    double default_value;
+    int has_default;
+} vidrec_libcamera_control;
+
+/// The controls camera `id` takes, at most `capacity`; returns how many (or -ENODEV).
+int vidrec_libcamera_camera_controls(const char *id, vidrec_libcamera_control *controls, int capacity);
+
 /// A camera opened for capture.
 typedef struct vidrec_libcamera_camera vidrec_libcamera_camera;
 
@@ -66,6 +88,12 @@ typedef void (*vidrec_libcamera_frame_callback)(void *context, const vidrec_libc
 /// back into `fourcc`, `width` and `height`. On failure, `error` says why.
 int vidrec_libcamera_open(const char *id, uint32_t *fourcc, uint32_t *width, uint32_t *height, unsigned buffer_count,
                           int64_t frame_duration_us, vidrec_libcamera_camera **camera, char *error, size_t error_size);
+
+/// Asks for control `name` at `value` (a boolean is 0 or 1) from the start of capture
+/// on, and unless `keep`, for its default again in a last request when capture stops;
+/// before ``vidrec_libcamera_start``. -ENOENT: the camera has no such control; -ERANGE:
+/// the value is outside its range.
+int vidrec_libcamera_set_control(vidrec_libcamera_camera *camera, const char *name, double value, int keep);
 
 /// Starts capture: each frame goes to `callback` with `context`, on libcamera's thread,
 /// and its buffer is queued again when the callback returns.

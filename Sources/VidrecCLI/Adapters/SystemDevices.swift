@@ -16,7 +16,7 @@ final class SystemDevices: RecordingDevices, Sendable {
     let fit: VideoFit
     private let microphone: String
     let controls: CameraControlRequest
-    private let keepControls: Bool
+    let keepControls: Bool
     private let report: @Sendable (String) -> Void
     /// The lines told so far: a camera opened again (``CameraReconnection``) in the same
     /// mode says nothing new, and a wrong one tried every half second says it once.
@@ -65,6 +65,7 @@ final class SystemDevices: RecordingDevices, Sendable {
         } catch {
             return keep(try libcameraFallback(after: error))
         }
+        if let owner = libcameraOwner(of: description) { return keep(owner) }
         // A --camera-format the camera does not offer is refused now, before the
         // microphone is opened, so that the error names the format, not the microphone.
         if let cameraFormat {
@@ -99,6 +100,7 @@ final class SystemDevices: RecordingDevices, Sendable {
         } catch {
             return try openLibcamera(libcameraFallback(after: error), adjusting: &video)
         }
+        if let owner = libcameraOwner(of: description) { return try openLibcamera(owner, adjusting: &video) }
         let choice = try CameraModeSelector().choose(from: description.modes, width: video.width, height: video.height,
                                                      frameRate: video.frameRate, format: cameraFormat, fit: fit,
                                                      camera: description.path, offered: description.formats,

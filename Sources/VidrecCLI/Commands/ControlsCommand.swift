@@ -1,4 +1,5 @@
 import Foundation
+import VidrecLibcamera
 import VidrecMedia
 import VidrecSystem
 import VidrecV4L2
@@ -8,7 +9,7 @@ import VidrecV4L2
 struct ControlsCommand: VidrecCommand {
     /// The arguments, each declared once and read back through its key.
     enum Key {
-        static let camera = ArgumentKey.option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices'. (default: the first camera)")
+        static let camera = ArgumentKey.option("camera", value: "camera", help: "A camera: /dev/videoN, an index or part of a name from 'vidrec devices', or libcamera:<id>. (default: the first camera)")
         static let json = ArgumentKey.flag("json", help: "Print JSON for scripts.")
     }
 
@@ -35,6 +36,7 @@ struct ControlsCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if SystemDevices.isLibcamera(camera) { return try listLibcamera(context) }
         var description = try CameraDiscovery(listing: .readable).resolve(camera)
         if !settings.isEmpty {
             let resolved = try settings.resolve(against: description.controls, camera: "\(description.path) (\(description.name))")
@@ -67,6 +69,37 @@ struct ControlsCommand: VidrecCommand {
             } ?? "?"
             let type = control.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             context.out("  \(control.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(type) = \(value)   [\(control.range); default \(control.defaultValue)]\(control.isReadOnly ? " read-only" : "")\n")
+        }
+        return .success
+    }
+
+    /// A libcamera camera's controls: `--set`'s name, libcamera's, the type, the range
+    /// and the default. libcamera sets controls per request, so there is no value to
+    /// show, and nothing to set outside a recording.
+    private func listLibcamera(_ context: CommandContext) throws -> ExitCode {
+        let found = try LibcameraDiscovery().camera(camera)
+        if !settings.isEmpty {
+            throw CLIError("\(found.selector) is a libcamera camera, whose controls last only while it records: set them with 'vidrec start --camera \(found.selector) --set NAME=VALUE'", .usage)
+        }
+        let controls = LibcameraDiscovery().controls(of: found.id)
+        if json {
+            let rows: [[String: Any]] = controls.map { control in
+                ["key": control.key, "name": control.name, "type": control.kind.rawValue, "min": control.minimum,
+                 "max": control.maximum, "default": control.defaultValue as Any]
+            }
+            try context.printJSON(["camera": found.selector, "name": found.model, "controls": rows])
+            return .success
+        }
+        context.out("\(found.selector) (\(found.model)), through libcamera: set with 'vidrec start --set NAME=VALUE'\n")
+        guard !controls.isEmpty else {
+            context.out("  no controls\n")
+            return .success
+        }
+        let width = controls.map(\.key.count).max() ?? 0
+        for control in controls {
+            let type = control.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let fallback = control.defaultValue.map { "; default \(LibcameraControl.text($0))" } ?? ""
+            context.out("  \(control.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(type) [\(control.range)\(fallback)]  (\(control.name))\n")
         }
         return .success
     }

@@ -25,8 +25,8 @@ struct DevicesCommand: VidrecCommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let cameras = CameraDiscovery().cameras()
         let libcameraCameras = LibcameraDiscovery().cameras()
+        let cameras = CameraDiscovery(libcameraNodes: LibcameraDiscovery.nodeOwners(libcameraCameras)).cameras()
         let microphones = MicrophoneDiscovery().microphones()
         let environment = ProcessInfo.processInfo.environment
         let server = SoundServerSource.find(environment: environment)
@@ -63,7 +63,7 @@ struct DevicesCommand: VidrecCommand {
     private static func json(_ index: Int, _ camera: CameraDescription) -> [String: Any] {
         [
             "index": index, "path": camera.path, "links": camera.links, "name": camera.name, "driver": camera.driver, "bus": camera.bus,
-            "unusable": camera.unusableReason as Any,
+            "unusable": camera.unusableReason as Any, "libcameraCamera": camera.libcameraCamera as Any,
             "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
                                           "frameRate": $0.frameRate.description, "emulated": $0.emulated] as [String: Any] },
             "controls": camera.controls.map { ["name": $0.name, "min": $0.minimum, "max": $0.maximum,
@@ -74,6 +74,8 @@ struct DevicesCommand: VidrecCommand {
     /// A libcamera camera as `--json` lists it.
     private static func json(_ camera: LibcameraDiscovery.Camera) -> [String: Any] {
         ["id": camera.id, "camera": camera.selector, "model": camera.model, "formats": camera.formats,
+         "controls": LibcameraDiscovery().controls(of: camera.id).map { ["key": $0.key, "name": $0.name, "type": $0.kind.rawValue,
+                                                                         "min": $0.minimum, "max": $0.maximum] as [String: Any] },
          "modes": camera.modes.map { ["format": $0.fourcc, "width": $0.width, "height": $0.height,
                                        "frameRate": $0.frameRate.description] as [String: Any] }]
     }
@@ -87,6 +89,10 @@ struct DevicesCommand: VidrecCommand {
         for format in Set(camera.modes.map(\.fourcc)).sorted() {
             let sizes = camera.modes.filter { $0.fourcc == format }.map { "\($0.width)x\($0.height)@\($0.frameRate)" }
             context.out("     \(format): \(sizes.joined(separator: " "))\n")
+        }
+        let controls = LibcameraDiscovery().controls(of: camera.id)
+        if !controls.isEmpty {
+            context.out("     controls: \(controls.map { "\($0.key) [\($0.range)]" }.joined(separator: ", "))\n")
         }
     }
 
@@ -110,7 +116,11 @@ struct DevicesCommand: VidrecCommand {
     private static func describe(_ camera: CameraDescription, index: Int, _ context: CommandContext) {
         context.out("  \(index): \(camera.path)  \(camera.name)  (\(camera.driver), \(camera.bus))\n")
         for link in camera.links { context.out("     also: \(link)\n") }
-        if let reason = camera.unusableReason { context.out("     not recordable: \(reason)\n") }
+        if let owner = camera.libcameraCamera {
+            context.out("     part of \(owner), a camera libcamera runs: record it with --camera \(owner)\n")
+        } else if let reason = camera.unusableReason {
+            context.out("     not recordable: \(reason)\n")
+        }
         var byFormat: [String: [CameraMode]] = [:]
         for mode in camera.modes { byFormat[mode.fourcc + (mode.emulated ? " (converted by libv4l)" : ""), default: []].append(mode) }
         for (format, modes) in byFormat.sorted(by: { $0.key < $1.key }) {
