@@ -57,20 +57,24 @@ struct ControlsCommand: VidrecCommand {
             try context.printJSON(["camera": description.path, "name": description.name, "controls": rows])
             return .success
         }
-        context.out("\(description.path) (\(description.name))\n")
-        guard !controls.isEmpty else {
-            context.out("  no controls\n")
-            return .success
-        }
-        let width = controls.map(\.key.count).max() ?? 0
-        for control in controls {
+        Self.table("\(description.path) (\(description.name))", controls.map { control in
             let value = control.value.map { value in
                 control.menu.first { $0.value == value }.map { "\($0.name) (\(value))" } ?? String(value)
             } ?? "?"
             let type = control.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            context.out("  \(control.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(type) = \(value)   [\(control.range); default \(control.defaultValue)]\(control.isReadOnly ? " read-only" : "")\n")
-        }
+            return (control.key, "\(type) = \(value)   [\(control.range); default \(control.defaultValue)]\(control.isReadOnly ? " read-only" : "")")
+        }, context)
         return .success
+    }
+
+    /// `title`, then a line for each control: its key, padded to the longest, and the rest.
+    private static func table(_ title: String, _ rows: [(key: String, rest: String)], _ context: CommandContext) {
+        context.out(title + "\n")
+        if rows.isEmpty { context.out("  no controls\n") }
+        let width = rows.map(\.key.count).max() ?? 0
+        for row in rows {
+            context.out("  \(row.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(row.rest)\n")
+        }
     }
 
     /// A libcamera camera's controls: `--set`'s name, libcamera's, the type, the range
@@ -90,17 +94,11 @@ struct ControlsCommand: VidrecCommand {
             try context.printJSON(["camera": found.selector, "name": found.model, "controls": rows])
             return .success
         }
-        context.out("\(found.selector) (\(found.model)), through libcamera: set with 'vidrec start --set NAME=VALUE'\n")
-        guard !controls.isEmpty else {
-            context.out("  no controls\n")
-            return .success
-        }
-        let width = controls.map(\.key.count).max() ?? 0
-        for control in controls {
+        Self.table("\(found.selector) (\(found.model)), through libcamera: set with 'vidrec start --set NAME=VALUE'", controls.map { control in
             let type = control.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             let fallback = control.defaultValue.map { "; default \(LibcameraControl.text($0))" } ?? ""
-            context.out("  \(control.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(type) [\(control.range)\(fallback)]  (\(control.name))\n")
-        }
+            return (control.key, "\(type) [\(control.range)\(fallback)]  (\(control.name))")
+        }, context)
         return .success
     }
 }
