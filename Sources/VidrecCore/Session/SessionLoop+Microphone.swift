@@ -27,31 +27,25 @@ extension SessionLoop {
     /// or the movie ended when the window is over or the movie is ending.
     mutating func checkLostMicrophone(now: Int64, queue: CaptureQueue) {
         guard var loss = microphoneLoss, let reconnection = microphoneReconnection else { return }
-        if timeline.isStopping || timeline.isVideoDone {
-            endMicrophoneLoss(at: now, back: false)
-            return
+        let step = loss.step(now: now, ending: timeline.isStopping || timeline.isVideoDone, reconnection: reconnection) {
+            try $0.start(into: queue)
         }
-        if let microphone = loss.reconnector.take() {
-            loss.reconnector.cancel()
-            do {
-                try microphone.start(into: queue)
-            } catch {
-                // Opened but not started (gone again): keep trying.
-                loss.reconnector = DeviceReconnector(reconnection)
-                microphoneLoss = loss
-                return
-            }
+        microphoneLoss = loss
+        switch step {
+        case .ending:
+            endMicrophoneLoss(at: now, back: false)
+        case .back(let microphone):
             audio = microphone
             timeline.microphoneReturned(at: now)
             endMicrophoneLoss(at: now, back: true)
-            events.append(.back(.audio, device: microphone.displayName, after: Double(now - loss.since) / 1e9))
-        } else if now - loss.since > reconnection.window {
+            events.append(.back(.audio, device: microphone.displayName, after: loss.seconds(at: now)))
+        case .retrying:
+            break
+        case .gaveUp:
             endMicrophoneLoss(at: now, back: false)
-            events.append(.gaveUp(.audio, device: loss.name, after: Double(now - loss.since) / 1e9,
-                                  lastTry: loss.reconnector.lastFailure.map { "\($0)" }))
-            sourceFailure = sourceFailure ?? loss.reason
-            timeline.stop(at: now)
-        } else if let format = audio?.audioFormat, let silence = timeline.holdSilence(until: now, format: format) {
+            gaveUp(.audio, loss, at: now)
+        case .waiting:
+            guard let format = audio?.audioFormat, let silence = timeline.holdSilence(until: now, format: format) else { return }
             silenceFilled += Int64(silence.frameCount)
             hold([silence], at: now)
         }

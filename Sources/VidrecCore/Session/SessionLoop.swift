@@ -72,6 +72,41 @@ struct SessionLoop {
         func gap(endingAt now: Int64, back: Bool) -> DeviceGap {
             DeviceGap(start: wallClock, seconds: Double(now - since) / 1e9, back: back, reason: words)
         }
+
+        /// What the wait for a lost device comes to at `now`, the same for the camera and
+        /// the microphone.
+        enum Step {
+            /// The movie is ending: the wait ends with it.
+            case ending
+            /// The device opened again and `start` started it.
+            case back(Device)
+            /// It opened but did not start (gone again): it is tried again.
+            case retrying
+            /// The window is over.
+            case gaveUp
+            /// Still gone, within the window.
+            case waiting
+        }
+
+        /// The next ``Step`` at `now`, trying to `start` a device that has opened again.
+        mutating func step(now: Int64, ending: Bool, reconnection: DeviceReconnection<Device>,
+                           start: (Device) throws -> Void) -> Step {
+            if ending { return .ending }
+            if let device = reconnector.take() {
+                reconnector.cancel()
+                do {
+                    try start(device)
+                } catch {
+                    reconnector = DeviceReconnector(reconnection)
+                    return .retrying
+                }
+                return .back(device)
+            }
+            return now - since > reconnection.window ? .gaveUp : .waiting
+        }
+
+        /// How long it has been gone at `now`, in seconds.
+        func seconds(at now: Int64) -> Double { Double(now - since) / 1e9 }
     }
 
     init(outputs: [OutputConnection], movie: OutputConnection, stretcher: (any AudioStretching)?,
@@ -224,33 +259,27 @@ struct SessionLoop {
     /// there) or the movie is ending.
     mutating func checkLostCamera(now: Int64, queue: CaptureQueue) {
         guard var loss = lost, let reconnection else { return }
-        if timeline.isStopping || timeline.isVideoDone {
-            endLoss(at: now, back: false)
-            return
+        let step = loss.step(now: now, ending: timeline.isStopping || timeline.isVideoDone, reconnection: reconnection) {
+            try $0.start(into: queue)
         }
-        if let camera = loss.reconnector.take() {
-            loss.reconnector.cancel()
-            do {
-                try camera.start(into: queue)
-            } catch {
-                // Opened but not started (gone again): keep trying.
-                loss.reconnector = DeviceReconnector(reconnection)
-                lost = loss
-                return
-            }
+        lost = loss
+        switch step {
+        case .ending:
+            endLoss(at: now, back: false)
+        case .back(let camera):
             video = camera
             timeline.cameraReturned(at: now)
             switching = CameraSwitch(camera: camera)
             returning = true
             endLoss(at: now, back: true)
-            events.append(.back(.video, device: camera.displayName, after: Double(now - loss.since) / 1e9))
-        } else if now - loss.since > reconnection.window {
+            events.append(.back(.video, device: camera.displayName, after: loss.seconds(at: now)))
+        case .retrying:
+            break
+        case .gaveUp:
             endLoss(at: now, back: false)
-            events.append(.gaveUp(.video, device: loss.name, after: Double(now - loss.since) / 1e9,
-                                  lastTry: loss.reconnector.lastFailure.map { "\($0)" }))
-            sourceFailure = sourceFailure ?? loss.reason
-            timeline.stop(at: now)
-        } else if let lastFrame, let slots = timeline.holdPicture(until: now) {
+            gaveUp(.video, loss, at: now)
+        case .waiting:
+            guard let lastFrame, let slots = timeline.holdPicture(until: now) else { return }
             // The movie goes on meanwhile, in real time: its last picture, the sound,
             // segments and the limit.
             for slot in slots { send(lastFrame, at: slot) }
@@ -258,8 +287,15 @@ struct SessionLoop {
         }
     }
 
-    /// The camera that went is no longer waited for, at `now`: it is `back`, or given up
-    /// on; its gap is counted.
+    /// A device that did not come back in time: said, and the movie ends at `now` with
+    /// the device's failure.
+    mutating func gaveUp<Device>(_ kind: MediaKind, _ loss: DeviceLoss<Device>, at now: Int64) {
+        events.append(.gaveUp(kind, device: loss.name, after: loss.seconds(at: now),
+                              lastTry: loss.reconnector.lastFailure.map { "\($0)" }))
+        sourceFailure = sourceFailure ?? loss.reason
+        timeline.stop(at: now)
+    }
+
     mutating func endLoss(at now: Int64, back: Bool) {
         guard let loss = lost else { return }
         loss.reconnector.cancel()
