@@ -92,6 +92,41 @@ extension KernelDriverTests {
             #expect(log[set.upperBound...].contains("brightness 128\n"), "gadget log: \(log)")
         }
 
+        /// The presets a USB webcam is recorded with besides low, from its MJPEG modes:
+        /// medium (1280x720 at 30, encoded), high (1920x1080 at 30, encoded) and mjpeg
+        /// (1280x720 at 30, stored as the webcam sends it). 2 s each: every slot a frame
+        /// the gadget sent, in order, or a counted drop (a TCG guest cannot decode and
+        /// encode HD in real time, so the encoded presets drop, counted), and the
+        /// microphone's stream as long as the picture.
+        @Test(arguments: [("medium", 1280, 720, "h264"), ("high", 1920, 1080, "h264"), ("mjpeg", 1280, 720, "mjpeg")])
+        func eachPresetRecordsTheUSBWebcamInItsModeWithEveryFrameAccountedFor(preset: String, width: Int, height: Int,
+                                                                             codec: String) throws {
+            let camera = try USBCamera(tone: 1000)
+            defer { camera.stop() }
+            let home = try Home()
+            let result = try VidrecProcess.run(["start", "--camera", USBCamera.byID, "--mic", "hw:webcam,0", "--quality", preset,
+                                                "--max", "2"], home: home.path)
+            #expect(result.code == 0, "\(result.err)")
+            #expect(result.err.contains("camera mode: \(width)x\(height) MJPG 30 fps"), "\(result.err)")
+            #expect(result.err.contains("→ copied") == (codec == "mjpeg"), "\(result.err)")
+            let file = try #require(home.files(in: home.pending, ending: codec == "mjpeg" ? ".mkv" : ".mp4").first, "\(result.err)")
+            let streams = try Probe.streams(file)
+            #expect(streams.map(\.codec) == [codec, "aac"])
+            #expect(streams.first?.width == width && streams.first?.height == height)
+            let sidecar = try home.sidecar()
+            let numbers = try Probe.frameNumbers(file, width: width, height: height, everyPacket: true)
+            let dropped = try #require(sidecar["droppedFrames"] as? Int)
+            let repeated = sidecar["repeatedFrames"] as? Int ?? 0
+            #expect(numbers.count - repeated + dropped == 60, "\(numbers.count) frames, \(repeated) repeated, \(dropped) dropped: \(numbers)")
+            let distinct = numbers.enumerated().filter { $0.offset == 0 || numbers[$0.offset - 1] != $0.element }.map(\.element)
+            #expect(LoopbackCamera.missingFrames(distinct) != nil, "frames out of order: \(numbers)")
+            // Matroska has no edit list: its AAC decodes with the encoder's 1024 priming
+            // samples in front (MP4's edit list leaves them out).
+            let samples = try Probe.decodedAudio(file)
+            let priming = codec == "mjpeg" ? 1024 : 0
+            #expect(abs(samples.count - priming - 96000) <= 1024, "\(samples.count) samples")
+        }
+
         /// The webcam unplugged mid-recording and plugged back in: the recording goes on
         /// in the same movie (found again by its by-id name) until stopped; the gadget's
         /// pictures before and after are each whole and in order, the gap holds the last
