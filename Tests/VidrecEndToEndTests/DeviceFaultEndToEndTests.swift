@@ -277,7 +277,7 @@ extension KernelDriverTests {
                 // What the blocks around the gap hold, for a failure's message.
                 let edge = blocks[max(0, gap.lowerBound - 4)..<min(blocks.count, gap.lowerBound + 1)]
                     .map { String(format: "%.0f@%.2f", $0.amplitude, $0.phase) }.joined(separator: " ")
-                #expect(jumpsBefore.isEmpty, "before the gap (\(beforeGap.count) blocks, \(stretched) s stretched, \(overruns) overruns, \(sidecar["droppedAudio"] ?? 0) s audio dropped, gap \(gap), blocks up to it \(edge)): jumps at \(jumpsBefore)")
+                #expect(jumpsBefore.isEmpty, "before the gap (\(beforeGap.count) blocks, \(stretched) s stretched, \(overruns) overruns, \(sidecar["droppedAudio"] ?? 0) s audio dropped, \(silence) s inserted, gap \(gap), blocks up to it \(edge)): jumps at \(jumpsBefore): \(Probe.describeBlocks(beforeGap, around: jumpsBefore))")
                 #expect(jumpsAfter.isEmpty, "after the gap (\(stretched) s stretched, \(overruns) overruns): jumps at \(jumpsAfter)")
             }
             #expect(afterGap.allSatisfy { $0.amplitude >= 1000 }, "the tone is there after the gap")

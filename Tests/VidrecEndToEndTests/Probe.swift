@@ -255,6 +255,15 @@ enum Probe {
         return 0.3 + (stretched != 0 ? 2 * Double.pi * frequency * 0.02 * 0.005 : 0)
     }
 
+    /// The blocks two either side of each of `jumps` (amplitude@phase), for a failure's
+    /// message: whether a jump is a step (cut or padded sound) or one odd block.
+    static func describeBlocks(_ blocks: [(amplitude: Double, phase: Double)], around jumps: [Int]) -> String {
+        jumps.prefix(4).map { jump in
+            let shown = blocks[max(0, jump - 2)..<min(blocks.count, jump + 3)]
+            return "\(jump): " + shown.map { String(format: "%.0f@%.2f", $0.amplitude, $0.phase) }.joined(separator: " ")
+        }.joined(separator: "; ")
+    }
+
     /// Indexes of blocks whose phase jumps against the previous block (by more than
     /// `tolerance` radians) while both hold the tone.
     static func phaseJumps(_ blocks: [(amplitude: Double, phase: Double)], minimumAmplitude: Double = 1000,
