@@ -117,7 +117,10 @@ extension KernelDriverTests {
             let numbers = try Probe.frameNumbers(file, width: width, height: height, everyPacket: true)
             let dropped = try #require(sidecar["droppedFrames"] as? Int)
             let repeated = sidecar["repeatedFrames"] as? Int ?? 0
-            #expect(numbers.count - repeated + dropped == 60, "\(numbers.count) frames, \(repeated) repeated, \(dropped) dropped: \(numbers)")
+            // An encoded stream holds a repeat of the picture before in a dropped slot; a
+            // copied one holds the camera's packets only (a busy run: 4 of them, 56 drops).
+            let held = codec == "mjpeg" ? 0 : repeated
+            #expect(numbers.count - held + dropped == 60, "\(numbers.count) frames, \(repeated) repeated, \(dropped) dropped: \(numbers)")
             let distinct = numbers.enumerated().filter { $0.offset == 0 || numbers[$0.offset - 1] != $0.element }.map(\.element)
             #expect(LoopbackCamera.missingFrames(distinct) != nil, "frames out of order: \(numbers)")
             // Matroska has no edit list: its AAC decodes with the encoder's 1024 priming
