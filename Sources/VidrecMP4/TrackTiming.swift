@@ -63,9 +63,23 @@ struct TrackTiming {
         }
     }
 
-    /// The most common gap between decode times: one frame at the camera's rate.
+    /// One frame at the movie's rate: the greatest common divisor of the gaps between
+    /// decode times. Every frame sits on a slot of the movie's rate, so dropped frames
+    /// only make gaps a whole number of frames long, and an encoder behind on a starved
+    /// machine, which drops most frames, can make two frames the most common gap. The
+    /// most common sample duration stands in when there is no gap, or when the divisor
+    /// is implausibly small against it (times not on slots).
     static func framePeriod(_ samples: TrackSamples) -> Int64? {
-        samples.durations.mostCommonPositive().map(Int64.init)
+        let common = samples.durations.mostCommonPositive().map(Int64.init)
+        let gaps = zip(samples.decodeTimes.dropFirst(), samples.decodeTimes).map { $0 - $1 }.filter { $0 > 0 }
+        guard var divisor = gaps.first else { return common }
+        for gap in gaps.dropFirst() {
+            var (a, b) = (divisor, gap)
+            while b != 0 { (a, b) = (b, a % b) }
+            divisor = a
+        }
+        guard let common, divisor * 8 < common else { return divisor }
+        return common
     }
 
     /// When each sample stops being shown, in seconds of presentation (after the edit
