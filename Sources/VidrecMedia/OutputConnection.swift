@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// Policy when the queue is full (sizes in ``OutputPolicy``):
 /// - video: the frame offered is dropped and counted (``droppedVideoFrames``); the movie
-///   has an empty slot there, as when the camera skips one. When the newest frame offered
+///   has an empty slot there, as when the camera skips one. So is a frame offered while
+///   the audio waiting is more than ``OutputPolicy/videoLagSeconds`` long (the output is
+///   that far behind), until it catches up. When the newest frame offered
 ///   before ``finish()`` was dropped, it is delivered anyway at the end, so the movie
 ///   still lasts until its last slot.
 /// - audio: never dropped, as a gap would put the sound out of step. An output more than
@@ -38,6 +40,8 @@ public final class OutputConnection: @unchecked Sendable {
     private struct Counts {
         var videoWaiting = 0
         var audioWaiting: Int64 = 0
+        /// The audio's sample rate, from its first chunk.
+        var sampleRate = 0
         var videoDrops: Int64 = 0
         var newestDropped: (frame: VideoFrame, index: Int64)?
     }
@@ -89,7 +93,9 @@ public final class OutputConnection: @unchecked Sendable {
     public func send(video frame: VideoFrame, frameIndex: Int64, waitForRoom: Bool = false) -> Bool {
         worker.withLock { queue in
             guard queue.isTaking else { return false }
-            if queue.counts.videoWaiting >= policy.videoCapacity {
+            let lagging = queue.counts.sampleRate > 0
+                && Double(queue.counts.audioWaiting) > policy.videoLagSeconds * Double(queue.counts.sampleRate)
+            if queue.counts.videoWaiting >= policy.videoCapacity || lagging && !waitForRoom {
                 guard waitForRoom else {
                     queue.counts.videoDrops += 1
                     queue.counts.newestDropped = (frame, frameIndex)
@@ -112,6 +118,7 @@ public final class OutputConnection: @unchecked Sendable {
     public func send(audio chunk: AudioChunk, waitForRoom: Bool = false) {
         worker.withLock { queue in
             guard queue.isTaking else { return }
+            queue.counts.sampleRate = chunk.format.sampleRate
             let limit = Int64(policy.audioBacklogSeconds) * Int64(chunk.format.sampleRate)
             if queue.counts.audioWaiting + Int64(chunk.frameCount) > limit {
                 guard waitForRoom else {

@@ -7,6 +7,13 @@ public struct OutputPolicy: Sendable, Equatable {
     /// Most audio, in seconds, waiting for the output. Audio is never dropped: an output
     /// this far behind has failed (``OutputError/fellBehind(_:seconds:)``).
     public var audioBacklogSeconds: Int
+    /// How far behind, in seconds of the audio waiting for it, an output may fall before
+    /// it is offered no more video until it catches up: a sixth of
+    /// ``audioBacklogSeconds`` (10 s of the default minute). An encoder that works but
+    /// cannot keep up (a starved machine, whose queue of a few seconds of frames is then
+    /// a minute of work) records fewer frames, each counted, and the recording goes on;
+    /// only an output that stops altogether reaches ``audioBacklogSeconds`` and fails.
+    public var videoLagSeconds: Double { Double(audioBacklogSeconds) / 6 }
     /// Whether the recording ends when this output fails (the movie file), or goes on
     /// without it (a live stream beside the file).
     public var isEssential: Bool

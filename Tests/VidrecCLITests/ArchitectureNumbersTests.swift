@@ -32,6 +32,7 @@ import VidrecMedia
             "it holds \(CaptureQueue.videoSeconds == 1 ? "a" : word(CaptureQueue.videoSeconds)) second of frames (at most \(CaptureQueue.videoBytes >> 20) MB)",
             "about \(word(OutputPolicy.videoBacklogSeconds)) seconds of frames",
             "at most \(OutputPolicy.videoBacklogBytes >> 20) MB",
+            "more than \(word(Int(OutputPolicy(videoCapacity: 1).videoLagSeconds))) seconds of audio wait for the output",
             "holds up to \(word(Int(PacketPolicy.movieFile.backlogSeconds))) seconds of packets",
             "holds \(word(Int(PacketPolicy.sideOutput.backlogSeconds))) seconds, then drops video",
             "the once-a-\(CaptureTiming.syncInterval == .seconds(1) ? "second" : "\(CaptureTiming.syncInterval)") `fsync`",

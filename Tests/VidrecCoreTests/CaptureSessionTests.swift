@@ -137,6 +137,26 @@ import VidrecMedia
         #expect(outcome.lostOutputs.first?.hasPrefix("live stream: ") == true)
     }
 
+    @Test func anOutputThatFallsFarBehindIsOfferedNoMoreVideoUntilItCatchesUpAndTheRecordingGoesOn() throws {
+        // Six seconds of backlog: no video offered past one second behind. The queue
+        // would take all 150 frames; the output takes none until the end.
+        let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<150))
+        let stalled = RecordingOutput("movie", waitsForRelease: true)
+        let other = RecordingOutput("other", onFinish: { stalled.releaseStall() })
+        let outcome = try session(camera, maxDuration: 5).run(outputs: [
+            OutputConnection(output: stalled, policy: OutputPolicy(videoCapacity: 200, audioBacklogSeconds: 6)),
+            OutputConnection(output: other, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
+        ])
+        let kept = stalled.indexes
+        #expect(kept.first == 0 && kept.last == 149 && kept == kept.sorted())
+        // About a second of frames, then the newest at the end.
+        #expect(kept.count > 10 && kept.count < 60, "\(kept)")
+        #expect(outcome.queueDroppedFrames == 150 - Int64(kept.count))
+        #expect(stalled.audioFrames == 5 * Self.audioPerSecond)
+        #expect(outcome.reason.isSuccess && outcome.duration == Rational(5))
+        #expect(other.indexes == Array(0..<150))
+    }
+
     @Test func anOutputFarBehindOnAudioFailsInsteadOfDroppingAudio() throws {
         let camera = ScriptedCamera(start: Self.start, indexes: Array(0..<150))
         let stalled = RecordingOutput("stalled", waitsForRelease: true)
