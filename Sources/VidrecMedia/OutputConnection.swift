@@ -9,9 +9,11 @@ import Synchronization
 ///
 /// Policy when the queue is full (sizes in ``OutputPolicy``):
 /// - video: the frame offered is dropped and counted (``droppedVideoFrames``); the movie
-///   has an empty slot there, as when the camera skips one. So is a frame offered while
-///   the audio waiting is more than ``OutputPolicy/videoLagSeconds`` long (the output is
-///   that far behind), until it catches up. When the newest frame offered
+///   has an empty slot there, as when the camera skips one. While the audio waiting is
+///   more than ``OutputPolicy/videoLagSeconds`` long (the output is that far behind),
+///   the frames offered are dropped too, and so are the frames the output takes from
+///   its queue (a few seconds of frames can be a minute of work on a starved machine),
+///   until it catches up; not once the input has ended. When the newest frame offered
 ///   before ``finish()`` was dropped, it is delivered anyway at the end, so the movie
 ///   still lasts until its last slot.
 /// - audio: never dropped, as a gap would put the sound out of step. An output more than
@@ -42,6 +44,14 @@ public final class OutputConnection: @unchecked Sendable {
         var audioWaiting: Int64 = 0
         /// The audio's sample rate, from its first chunk.
         var sampleRate = 0
+        /// Whether the input has ended (``finish()``).
+        var ended = false
+
+        /// Whether the output is more than `policy`'s ``OutputPolicy/videoLagSeconds``
+        /// behind: that much audio waits for it.
+        func isLagging(_ policy: OutputPolicy) -> Bool {
+            sampleRate > 0 && Double(audioWaiting) > policy.videoLagSeconds * Double(sampleRate)
+        }
         var videoDrops: Int64 = 0
         var newestDropped: (frame: VideoFrame, index: Int64)?
     }
@@ -63,9 +73,20 @@ public final class OutputConnection: @unchecked Sendable {
 
     /// Starts the output's thread. Call once.
     public func start() {
-        worker.start(taken: { item, counts in
+        // Set by `taken` and read by `write`, both on the output's thread.
+        var skipping = false
+        worker.start(taken: { [policy] item, counts in
+            skipping = false
             switch item {
-            case .video: counts.videoWaiting -= 1
+            case let .video(frame, index):
+                counts.videoWaiting -= 1
+                guard !counts.ended, counts.isLagging(policy) else { break }
+                skipping = true
+                counts.videoDrops += 1
+                // The newest frame offered is delivered at the end after all (finish()).
+                if counts.videoWaiting == 0, (counts.newestDropped?.index ?? .min) < index {
+                    counts.newestDropped = (frame, index)
+                }
             case let .audio(chunk): counts.audioWaiting -= Int64(chunk.frameCount)
             case nil: (counts.videoWaiting, counts.audioWaiting) = (0, 0)
             }
@@ -73,6 +94,7 @@ public final class OutputConnection: @unchecked Sendable {
             defer { bytes.store(output.bytesWritten, ordering: .relaxed) }
             switch item {
             case let .video(frame, index):
+                guard !skipping else { return }
                 try output.appendVideo(frame, frameIndex: index)
                 writtenEnd.store(output.writtenVideoEnd ?? index + 1, ordering: .relaxed)
             case let .audio(chunk):
@@ -93,9 +115,7 @@ public final class OutputConnection: @unchecked Sendable {
     public func send(video frame: VideoFrame, frameIndex: Int64, waitForRoom: Bool = false) -> Bool {
         worker.withLock { queue in
             guard queue.isTaking else { return false }
-            let lagging = queue.counts.sampleRate > 0
-                && Double(queue.counts.audioWaiting) > policy.videoLagSeconds * Double(queue.counts.sampleRate)
-            if queue.counts.videoWaiting >= policy.videoCapacity || lagging && !waitForRoom {
+            if queue.counts.videoWaiting >= policy.videoCapacity || queue.counts.isLagging(policy) && !waitForRoom {
                 guard waitForRoom else {
                     queue.counts.videoDrops += 1
                     queue.counts.newestDropped = (frame, frameIndex)
@@ -148,6 +168,7 @@ public final class OutputConnection: @unchecked Sendable {
                 queue.counts.videoDrops -= 1
             }
             queue.counts.newestDropped = nil
+            queue.counts.ended = true
         }
         worker.finish()
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 import VidrecCore
@@ -155,6 +156,37 @@ import VidrecMedia
         #expect(stalled.audioFrames == 5 * Self.audioPerSecond)
         #expect(outcome.reason.isSuccess && outcome.duration == Rational(5))
         #expect(other.indexes == Array(0..<150))
+    }
+
+    @Test func anOutputFarBehindSkipsTheFramesWaitingInItsQueueUntilItCatchesUpButNotTheNewest() throws {
+        // Lagging past one second: it stalls in frame 0 while 20 frames and two seconds
+        // of audio queue up behind it.
+        let movie = RecordingOutput("movie", waitsForRelease: true)
+        let allAudio = DispatchSemaphore(value: 0)
+        movie.onAudio = { if $0 == 96_000 { allAudio.signal() } }
+        let connection = OutputConnection(output: movie, policy: OutputPolicy(videoCapacity: 200, audioBacklogSeconds: 6))
+        connection.start()
+        let format = AudioFormat(sampleFormat: .s16, sampleRate: 48000, channels: 1)
+        func frame(_ index: Int64) -> VideoFrame {
+            VideoFrame(pixelFormat: .yuyv, width: 2, height: 2, buffer: FrameBuffer(count: 8), byteCount: 8,
+                       strides: [4], captureTime: index, sequence: UInt64(index))
+        }
+        let stalled = DispatchSemaphore(value: 0)
+        movie.onStall = { stalled.signal() }
+        #expect(connection.send(video: frame(0), frameIndex: 0))
+        #expect(stalled.wait(timeout: .now() + 60) == .success)
+        for index in 1..<20 { #expect(connection.send(video: frame(Int64(index)), frameIndex: Int64(index))) }
+        for _ in 0..<200 { connection.send(audio: .silence(format: format, frameCount: 480, captureTime: 0)) }
+        // Two seconds behind: a frame offered now is dropped at once.
+        #expect(!connection.send(video: frame(20), frameIndex: 20))
+        movie.releaseStall()
+        // The waiting frames are skipped while more than a second of audio waits.
+        #expect(allAudio.wait(timeout: .now() + 60) == .success)
+        #expect(movie.indexes == [0])
+        #expect(connection.waitUntilFinished() == nil)
+        // The newest frame comes at the end, so the movie lasts to its last slot.
+        #expect(movie.indexes == [0, 20])
+        #expect(connection.droppedVideoFrames == 19)
     }
 
     @Test func anOutputFarBehindOnAudioFailsInsteadOfDroppingAudio() throws {

@@ -15,6 +15,10 @@ final class RecordingOutput: CaptureOutput, @unchecked Sendable {
     private let release = DispatchSemaphore(value: 0)
     private let waitsForRelease: Bool
     private let onFinish: (@Sendable () -> Void)?
+    /// Called after each audio append with the audio frames appended so far.
+    var onAudio: (@Sendable (Int64) -> Void)?
+    /// Called when the first video append starts to wait for ``releaseStall()``.
+    var onStall: (@Sendable () -> Void)?
 
     /// - Parameters:
     ///   - waitsForRelease: the first video append waits until ``releaseStall()``.
@@ -43,7 +47,10 @@ final class RecordingOutput: CaptureOutput, @unchecked Sendable {
 
     func appendVideo(_ frame: VideoFrame, frameIndex: Int64) throws {
         let count = state.withLock { $0.indexes.count }
-        if count == 0, waitsForRelease { release.wait() }
+        if count == 0, waitsForRelease {
+            onStall?()
+            release.wait()
+        }
         if count == failAtFrame { throw DiskFull() }
         let first = frame.buffer.bytes.load(as: UInt8.self)
         state.withLock {
@@ -53,7 +60,11 @@ final class RecordingOutput: CaptureOutput, @unchecked Sendable {
     }
 
     func appendAudio(_ chunk: AudioChunk) throws {
-        state.withLock { $0.audio += Int64(chunk.frameCount) }
+        let total = state.withLock { state in
+            state.audio += Int64(chunk.frameCount)
+            return state.audio
+        }
+        onAudio?(total)
     }
 
     func finish() throws {
