@@ -330,6 +330,20 @@ extension Probe {
         return frames.compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
     }
 
+    /// The video packets in file order, each as "pts/dts+duration" in frame slots at
+    /// `frameRate`: for failure messages.
+    static func describeVideoPackets(_ file: String, frameRate: Double) -> String {
+        guard let info = try? json(["-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time,duration_time,flags", file]),
+              let packets = info["packets"] as? [[String: Any]] else { return "(no packets read)" }
+        func slot(_ key: String, _ packet: [String: Any]) -> String {
+            (packet[key] as? String).flatMap(Double.init).map { String(Int(($0 * frameRate).rounded())) } ?? "?"
+        }
+        return packets.map { packet in
+            let key = (packet["flags"] as? String)?.hasPrefix("K") == true ? "K" : ""
+            return "\(key)\(slot("pts_time", packet))/\(slot("dts_time", packet))+\(slot("duration_time", packet))"
+        }.joined(separator: " ")
+    }
+
     /// The last frame of the movie as 8-bit RGB, row by row.
     static func lastRGBFrame(_ file: String, width: Int, height: Int) throws -> [UInt8] {
         let rgb = Array(try tool("ffmpeg", ["-v", "error", "-sseof", "-0.5", "-i", file, "-map", "0:v:0",

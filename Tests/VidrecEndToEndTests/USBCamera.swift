@@ -36,6 +36,11 @@ final class USBCamera {
         (try? String(contentsOfFile: "/run/usb-camera/gadget.log", encoding: .utf8)) ?? ""
     }
 
+    /// What the gadget's tone player (aplay) has logged so far: its underruns ("underrun!!!").
+    static var toneLog: String {
+        (try? String(contentsOfFile: "/run/usb-camera/tone.log", encoding: .utf8)) ?? ""
+    }
+
     /// Detaches the gadget from its UDC, as a pulled cable; returns once the host has
     /// lost the webcam.
     func unplug() throws {

@@ -205,7 +205,7 @@ extension KernelDriverTests {
             let numbers = try Probe.frameNumbers(file, width: 640, height: 360, everyPacket: true)
             let restarts = numbers.indices.dropFirst().filter { numbers[$0] < numbers[$0 - 1] }
             let runs = zip([0] + restarts, restarts + [numbers.count]).map { Array(numbers[$0..<$1]) }
-            #expect(runs.count >= 2 && runs.count <= gaps.count + 1, "opened \(gaps.count + 1) times: \(numbers)")
+            #expect(runs.count >= 2 && runs.count <= gaps.count + 1, "opened \(gaps.count + 1) times: \(numbers)\nvidrec said: \(log)")
             // The last picture over the gap: its slots, less any the encoder dropped
             // (counted) while the guest was busy. (The slots before a stall is noticed hold
             // the last picture too, so with stalls only the least is known.)
@@ -271,7 +271,11 @@ extension KernelDriverTests {
             // at the cuts (their slots hold the picture before).
             let pictures = try files.prefix(whole).map { try Probe.streams($0).first { $0.kind == "video" } }
             #expect(pictures.allSatisfy { $0?.startTime == 0 && abs(($0?.duration ?? 0) - 5) < 0.001 },
-                    "\(pictures.map { ($0?.startTime, $0?.duration) })")
+                    """
+                    \(pictures.map { ($0?.startTime, $0?.duration) })
+                    sidecar: \(sidecar)
+                    \(files.prefix(whole).map { Probe.describeVideoPackets($0, frameRate: 15) }.joined(separator: "\n"))
+                    """)
             #expect(try Probe.decodedFrameCount(files[whole]) > 0, "the last segment has pictures")
         }
     }

@@ -86,10 +86,21 @@ extension KernelDriverTests {
             let before = Array(samples[(first * block)..<(runStart * block)])
             let after = Array(samples[((runStart + runLength) * block)...])
             #expect(before.count >= 48000 && after.count >= 48000, "tone \(before.count) samples before, \(after.count) after")
-            // A second of each, clear of where the tone stopped and began again.
-            for part in [before.dropLast(9600).suffix(48000), after.suffix(48000)] {
-                let heard = Probe.dominantFrequency(Array(part), rate: 48000)
-                #expect(abs(heard.hertz - 1000) < 3, "the 1 kHz tone: \(heard)")
+            // A second of each, clear of where the tone stopped and began again: its
+            // tenths' median pitch (the gadget's player, in a starved guest, can
+            // underrun and leave a few milliseconds out of one of them).
+            for (name, part) in [("before", before.dropLast(9600).suffix(48000)), ("after", after.suffix(48000))] {
+                let tenths = stride(from: part.startIndex, to: part.endIndex - 4799, by: 4800).map {
+                    Probe.dominantFrequency(Array(part[$0..<($0 + 4800)]), rate: 48000).hertz
+                }
+                let median = tenths.sorted().dropFirst(tenths.count / 2).first ?? 0
+                let blocks = Probe.toneBlocks(Array(part), frequency: 1000, rate: 48000)
+                let jumps = Probe.phaseJumps(blocks)
+                #expect(tenths.count == 10 && abs(median - 1000) < 3, """
+                    the 1 kHz tone \(name) the gap: tenths at \(tenths.map { String(format: "%.1f", $0) }) Hz; \
+                    phase jumps at blocks \(jumps) of \(blocks.count): \(Probe.describeBlocks(blocks, around: jumps)); \
+                    the gadget's player: \(USBCamera.toneLog.suffix(300))
+                    """)
             }
         }
     }
