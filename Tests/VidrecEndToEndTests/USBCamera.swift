@@ -36,6 +36,24 @@ final class USBCamera {
         (try? String(contentsOfFile: "/run/usb-camera/gadget.log", encoding: .utf8)) ?? ""
     }
 
+    /// The frame rate of ``lightPreset(in:)``.
+    static let lightFrameRate = 10
+
+    /// A preset as light as the gadget allows: its slowest YUYV mode (640x360 at 10 fps)
+    /// and x264's ultrafast, for the unplug tests, which are about the gap: the guest,
+    /// which emulates the USB bus as well, cannot encode `low` in real time beside two
+    /// busy loops. Written into `home`; returns its path.
+    static func lightPreset(in home: Home) throws -> String {
+        let path = home.path + "/usb-light.json"
+        try Data("""
+            {"description": "The USB unplug tests' light preset.", "width": 640, "height": 360, "frameRate": \(lightFrameRate),
+             "container": "mp4",
+             "video": {"codec": "libx264", "speed": "ultrafast", "crf": 28, "keyframeInterval": \(lightFrameRate), "pixelFormat": "yuv420p"},
+             "audio": {"codec": "aac", "sampleRate": 48000, "channels": 1, "bitRate": "64k"}}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// What the gadget's tone player (aplay) has logged so far: its underruns ("underrun!!!").
     static var toneLog: String {
         (try? String(contentsOfFile: "/run/usb-camera/tone.log", encoding: .utf8)) ?? ""

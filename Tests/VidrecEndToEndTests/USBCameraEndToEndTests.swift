@@ -141,7 +141,7 @@ extension KernelDriverTests {
             defer { camera.stop() }
             let home = try Home()
             let tone = try TonePlayer(frequency: 440)
-            let child = try VidrecProcess(["start", "--camera", USBCamera.byID, "--mic", "hw:Loopback,1,0", "--quality", "low",
+            let child = try VidrecProcess(["start", "--camera", USBCamera.byID, "--mic", "hw:Loopback,1,0", "--quality", try USBCamera.lightPreset(in: home),
                                            "--reconnect", "2m"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
             try child.waitUntilRecorded(2)
@@ -200,7 +200,7 @@ extension KernelDriverTests {
             let stalled = gaps.count > 1
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
             let duration = try Probe.formatDuration(file)
-            try Probe.expectStreamsEndTogether(file, frameRate: 15, context: "\nsidecar: \(sidecar)\nvidrec said: \(log)")
+            try Probe.expectStreamsEndTogether(file, frameRate: Double(USBCamera.lightFrameRate), context: "\nsidecar: \(sidecar)\nvidrec said: \(log)")
             let gap = try #require(sidecar["cameraGapFrames"] as? Int, "\(sidecar)")
             let numbers = try Probe.frameNumbers(file, width: 640, height: 360, everyPacket: true)
             let restarts = numbers.indices.dropFirst().filter { numbers[$0] < numbers[$0 - 1] }
@@ -231,7 +231,7 @@ extension KernelDriverTests {
             defer { camera.stop() }
             let home = try Home()
             let tone = try TonePlayer(frequency: 440)
-            let child = try VidrecProcess(["start", "--camera", USBCamera.byID, "--mic", "hw:Loopback,1,0", "--quality", "low",
+            let child = try VidrecProcess(["start", "--camera", USBCamera.byID, "--mic", "hw:Loopback,1,0", "--quality", try USBCamera.lightPreset(in: home),
                                            "--segment", "5", "--reconnect", "2m"], home: home.path)
             #expect(child.waitForError(containing: "vidrec: recording"))
             try child.waitUntilRecorded(3)
@@ -258,7 +258,8 @@ extension KernelDriverTests {
             let decoded = try files.prefix(whole).map { try Probe.decodedFrameCount($0) }.reduce(0, +)
             let sidecar = try home.sidecar()
             let dropped = try #require(sidecar["droppedFrames"] as? Int)
-            #expect(decoded <= 75 * whole && decoded + dropped >= 75 * whole, "\(decoded) decoded, \(dropped) dropped")
+            let slots = 5 * USBCamera.lightFrameRate * whole
+            #expect(decoded <= slots && decoded + dropped >= slots, "\(decoded) decoded, \(dropped) dropped")
             // Back once from the unplug, and from any stall a starved guest caused since
             // (as in the test above).
             let gaps = try #require(sidecar["cameraGaps"] as? [[String: Any]], "\(sidecar)")
@@ -274,7 +275,7 @@ extension KernelDriverTests {
                     """
                     \(pictures.map { ($0?.startTime, $0?.duration) })
                     sidecar: \(sidecar)
-                    \(files.prefix(whole).map { Probe.describeVideoPackets($0, frameRate: 15) }.joined(separator: "\n"))
+                    \(files.prefix(whole).map { Probe.describeVideoPackets($0, frameRate: Double(USBCamera.lightFrameRate)) }.joined(separator: "\n"))
                     """)
             #expect(try Probe.decodedFrameCount(files[whole]) > 0, "the last segment has pictures")
         }

@@ -15,7 +15,8 @@ extension KernelDriverTests {
             defer { microphone.stop() }
             let home = try Home()
             let hooks = home.path + "/hooks.txt"
-            let child = try VidrecProcess(["start", "--camera", "test", "--mic", USBCamera.microphone, "--quality", "low",
+            let child = try VidrecProcess(["start", "--camera", "test", "--mic", USBCamera.microphone,
+                                           "--quality", try USBCamera.lightPreset(in: home),
                                            "--reconnect", "2m",
                                            "--on-failure", "/bin/sh -c 'echo \"$VIDREC_EVENT $VIDREC_MICROPHONE\" >> \(hooks)'"],
                                           home: home.path)
@@ -69,7 +70,7 @@ extension KernelDriverTests {
         /// back), then the tone again; both streams end together.
         static func expectToneSilenceTone(home: Home, gap: Double) throws {
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
-            try Probe.expectStreamsEndTogether(file, frameRate: 15)
+            try Probe.expectStreamsEndTogether(file, frameRate: Double(USBCamera.lightFrameRate))
             let samples = try Probe.decodedAudio(file)
             let block = 480
             let loud = stride(from: 0, to: samples.count - block, by: block).map { start in
@@ -88,7 +89,12 @@ extension KernelDriverTests {
             #expect(before.count >= 48000 && after.count >= 48000, "tone \(before.count) samples before, \(after.count) after")
             // A second of each, clear of where the tone stopped and began again: its
             // tenths' median pitch (the gadget's player, in a starved guest, can
-            // underrun and leave a few milliseconds out of one of them).
+            // underrun and leave a few milliseconds out of one of them). A starved guest
+            // delivers the USB sound late and unevenly, and the drift correction may
+            // then stretch it by up to 0.5 % (996 Hz, found beside busy loops), which
+            // the sidecar says.
+            let stretched = try home.sidecar()["driftCorrection"] as? Double ?? 0
+            let tolerance = stretched != 0 ? 1000 * 0.005 + 1 : 3
             for (name, part) in [("before", before.dropLast(9600).suffix(48000)), ("after", after.suffix(48000))] {
                 let tenths = stride(from: part.startIndex, to: part.endIndex - 4799, by: 4800).map {
                     Probe.dominantFrequency(Array(part[$0..<($0 + 4800)]), rate: 48000).hertz
@@ -96,8 +102,8 @@ extension KernelDriverTests {
                 let median = tenths.sorted().dropFirst(tenths.count / 2).first ?? 0
                 let blocks = Probe.toneBlocks(Array(part), frequency: 1000, rate: 48000)
                 let jumps = Probe.phaseJumps(blocks)
-                #expect(tenths.count == 10 && abs(median - 1000) < 3, """
-                    the 1 kHz tone \(name) the gap: tenths at \(tenths.map { String(format: "%.1f", $0) }) Hz; \
+                #expect(tenths.count == 10 && abs(median - 1000) < tolerance, """
+                    the 1 kHz tone \(name) the gap (\(stretched) s stretched): tenths at \(tenths.map { String(format: "%.1f", $0) }) Hz; \
                     phase jumps at blocks \(jumps) of \(blocks.count): \(Probe.describeBlocks(blocks, around: jumps)); \
                     the gadget's player: \(USBCamera.toneLog.suffix(300))
                     """)
