@@ -70,7 +70,7 @@ extension KernelDriverTests {
         /// back), then the tone again; both streams end together.
         static func expectToneSilenceTone(home: Home, gap: Double) throws {
             let file = try #require(home.files(in: home.pending, ending: ".mp4").first)
-            try Probe.expectStreamsEndTogether(file, frameRate: Double(USBCamera.lightFrameRate))
+            try Probe.expectStreamsEndTogether(file, frameRate: Double(USBCamera.lightFrameRate), context: "\nsidecar: \((try? home.sidecar()).map { "\($0)" } ?? "none")")
             let samples = try Probe.decodedAudio(file)
             let block = 480
             let loud = stride(from: 0, to: samples.count - block, by: block).map { start in
