@@ -148,10 +148,12 @@ import VidrecMedia
             OutputConnection(output: stalled, policy: OutputPolicy(videoCapacity: 200, audioBacklogSeconds: 6)),
             OutputConnection(output: other, policy: OutputPolicy(videoCapacity: 200, isEssential: false)),
         ])
+        // At most about a second of frames (fewer when its thread started late on a busy
+        // machine: those it took more than a second behind were skipped), then the
+        // newest at the end.
         let kept = stalled.indexes
-        #expect(kept.first == 0 && kept.last == 149 && kept == kept.sorted())
-        // About a second of frames, then the newest at the end.
-        #expect(kept.count > 10 && kept.count < 60, "\(kept)")
+        #expect(kept.last == 149 && kept == kept.sorted())
+        #expect(kept.count >= 1 && kept.count < 60, "\(kept)")
         #expect(outcome.queueDroppedFrames == 150 - Int64(kept.count))
         #expect(stalled.audioFrames == 5 * Self.audioPerSecond)
         #expect(outcome.reason.isSuccess && outcome.duration == Rational(5))
