@@ -64,14 +64,17 @@ struct TrackTiming {
     }
 
     /// One frame at the movie's rate: the greatest common divisor of the gaps between
-    /// decode times. Every frame sits on a slot of the movie's rate, so dropped frames
-    /// only make gaps a whole number of frames long, and an encoder behind on a starved
-    /// machine, which drops most frames, can make two frames the most common gap. The
-    /// most common sample duration stands in when there is no gap, or when the divisor
-    /// is implausibly small against it (times not on slots).
+    /// decode times and of the samples' durations (each fragment's last sample lasts
+    /// its packet's own duration, one frame). Every frame sits on a slot of the movie's
+    /// rate, so dropped frames only make gaps a whole number of frames long, and an
+    /// encoder behind on a starved machine, which drops most frames, can make two frames
+    /// the most common gap, or leave a segment two frames 49 slots apart. The most
+    /// common sample duration stands in when the divisor is implausibly small against
+    /// it (times not on slots, or a duration cut at a crashed recording's common end).
     static func framePeriod(_ samples: TrackSamples) -> Int64? {
         let common = samples.durations.mostCommonPositive().map(Int64.init)
         let gaps = zip(samples.decodeTimes.dropFirst(), samples.decodeTimes).map { $0 - $1 }.filter { $0 > 0 }
+            + samples.durations.map(Int64.init).filter { $0 > 0 }
         guard var divisor = gaps.first else { return common }
         for gap in gaps.dropFirst() {
             var (a, b) = (divisor, gap)

@@ -56,7 +56,9 @@ import VidrecMP4
                       // An encoder behind on a starved machine: most frames two slots apart
                       // (the last is still shown one slot, not two).
                       [0, 2, 4, 5, 7, 9, 11, 13, 14, 16, 18, 20, 22, 24, 25, 27, 29, 31, 33, 35, 36, 38, 40, 42, 44],
-                      [0, 1, 3, 9, 11, 14, 16, 18, 20, 26, 28, 30, 32, 34, 36, 38, 40, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59]])
+                      [0, 1, 3, 9, 11, 14, 16, 18, 20, 26, 28, 30, 32, 34, 36, 38, 40, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59],
+                      // A segment whose only frames are the two held over its cuts.
+                      [0, 49]])
     func theVideoTrackEndsWhereItsLatestFrameEnds(indexes: [Int]) throws {
         FFmpegLog.configure(level: nil)
         let folder = NSTemporaryDirectory() + "vidrec-finalizer-\(UUID().uuidString)"
