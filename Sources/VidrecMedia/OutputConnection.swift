@@ -46,14 +46,14 @@ public final class OutputConnection: @unchecked Sendable {
         var sampleRate = 0
         /// Whether the input has ended (``finish()``).
         var ended = false
+        var videoDrops: Int64 = 0
+        var newestDropped: (frame: VideoFrame, index: Int64)?
 
         /// Whether the output is more than `policy`'s ``OutputPolicy/videoLagSeconds``
         /// behind: that much audio waits for it.
         func isLagging(_ policy: OutputPolicy) -> Bool {
             sampleRate > 0 && Double(audioWaiting) > policy.videoLagSeconds * Double(sampleRate)
         }
-        var videoDrops: Int64 = 0
-        var newestDropped: (frame: VideoFrame, index: Int64)?
     }
 
     private let output: any CaptureOutput
