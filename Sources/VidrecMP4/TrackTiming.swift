@@ -73,15 +73,11 @@ struct TrackTiming {
     /// it (times not on slots, or a duration cut at a crashed recording's common end).
     static func framePeriod(_ samples: TrackSamples) -> Int64? {
         let common = samples.durations.mostCommonPositive().map(Int64.init)
-        let gaps = zip(samples.decodeTimes.dropFirst(), samples.decodeTimes).map { $0 - $1 }.filter { $0 > 0 }
-            + samples.durations.map(Int64.init).filter { $0 > 0 }
-        guard var divisor = gaps.first else { return common }
-        for gap in gaps.dropFirst() {
-            var (a, b) = (divisor, gap)
-            while b != 0 { (a, b) = (b, a % b) }
-            divisor = a
-        }
-        guard let common, divisor * 8 < common else { return divisor }
+        let steps = zip(samples.decodeTimes.dropFirst(), samples.decodeTimes).map { $0 - $1 } + samples.durations.map(Int64.init)
+        let divisor = steps.filter { $0 > 0 }.reduce(UInt128(0)) { Rational.gcd($0, UInt128($1)) }
+        guard divisor > 0 else { return common }
+        let period = Int64(divisor)
+        guard let common, period * 8 < common else { return period }
         return common
     }
 

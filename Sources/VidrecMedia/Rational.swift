@@ -165,7 +165,8 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         return "\(numerator)/\(denominator)"
     }
 
-    static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
+    /// The greatest common divisor of `a` and `b` (Euclid's); `gcd(0, b)` is `b`.
+    public static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
         var (a, b) = (a, b)
         while b != 0 { (a, b) = (b, a % b) }
         return a

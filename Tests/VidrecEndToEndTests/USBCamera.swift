@@ -32,9 +32,7 @@ final class USBCamera {
     }
 
     /// What the device side has logged so far.
-    var gadgetLog: String {
-        (try? String(contentsOfFile: "/run/usb-camera/gadget.log", encoding: .utf8)) ?? ""
-    }
+    var gadgetLog: String { Self.stateFile("gadget.log") }
 
     /// The frame rate of ``lightPreset(in:)``.
     static let lightFrameRate = 10
@@ -55,8 +53,11 @@ final class USBCamera {
     }
 
     /// What the gadget's tone player (aplay) has logged so far: its underruns ("underrun!!!").
-    static var toneLog: String {
-        (try? String(contentsOfFile: "/run/usb-camera/tone.log", encoding: .utf8)) ?? ""
+    static var toneLog: String { stateFile("tone.log") }
+
+    /// A file `vm/usb-camera` keeps in its state folder, or "" while there is none.
+    private static func stateFile(_ name: String) -> String {
+        (try? String(contentsOfFile: "/run/usb-camera/" + name, encoding: .utf8)) ?? ""
     }
 
     /// Detaches the gadget from its UDC, as a pulled cable; returns once the host has
