@@ -5,7 +5,7 @@ import Testing
 /// gadget on dummy_hcd (built by `vm/run` with isochronous transfers), seen by the
 /// kernel's uvcvideo and snd-usb-audio as a webcam on a cable. Its device side
 /// (`vm/usb-gadget/uvc-gadget.c`) sends YUYV or MJPEG at 640x360, 640x480, 1280x720 and
-/// 1920x1080, at 30, 15 or 10 fps, each frame numbered in its bottom strip, and logs
+/// 1920x1080, and YUYV at 320x180 too, at 30, 15 or 10 fps, each frame numbered in its bottom strip, and logs
 /// what the host asks (`streamon 640x480 YUYV 333333/10000000`, `brightness 200`). In
 /// the VM only; `stop()` (or the end of the test) takes it away.
 final class USBCamera {
@@ -34,20 +34,25 @@ final class USBCamera {
     /// What the device side has logged so far.
     var gadgetLog: String { Self.stateFile("gadget.log") }
 
+    /// The picture size of ``lightPreset(in:)``.
+    static let (lightWidth, lightHeight) = (320, 180)
     /// The frame rate of ``lightPreset(in:)``.
     static let lightFrameRate = 10
 
-    /// A preset as light as the gadget allows: its slowest YUYV mode (640x360 at 10 fps)
-    /// and x264's ultrafast, for the unplug tests, which are about the gap: the guest,
-    /// which emulates the USB bus as well, cannot encode `low` in real time beside two
-    /// busy loops. Written into `home`; returns its path.
+    /// A preset as light as the gadget allows, for the unplug tests, which are about the
+    /// gap: its smallest YUYV mode (320x180 at 10 fps), x264's ultrafast, and ALAC for
+    /// the sound. The guest emulates the USB bus as well, and beside two busy loops it
+    /// could not keep up with 640x360 and AAC: FFmpeg's AAC encoder alone takes 45 % of
+    /// a guest processor for a mono track (ALAC a fifth of that), and each frame's
+    /// isochronous packets are kernel work on both sides of the bus. Written into
+    /// `home`; returns its path.
     static func lightPreset(in home: Home) throws -> String {
         let path = home.path + "/usb-light.json"
         try Data("""
-            {"description": "The USB unplug tests' light preset.", "width": 640, "height": 360, "frameRate": \(lightFrameRate),
-             "container": "mp4",
+            {"description": "The USB unplug tests' light preset.", "width": \(lightWidth), "height": \(lightHeight),
+             "frameRate": \(lightFrameRate), "container": "mp4",
              "video": {"codec": "libx264", "speed": "ultrafast", "crf": 28, "keyframeInterval": \(lightFrameRate), "pixelFormat": "yuv420p"},
-             "audio": {"codec": "aac", "sampleRate": 48000, "channels": 1, "bitRate": "64k"}}
+             "audio": {"codec": "alac", "sampleRate": 48000, "channels": 1, "bitRate": "64k"}}
             """.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }

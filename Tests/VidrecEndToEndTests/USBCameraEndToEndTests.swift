@@ -27,7 +27,7 @@ extension KernelDriverTests {
             for size in ["640x360", "640x480", "1280x720", "1920x1080"] {
                 for rate in ["30", "15", "10"] { offered.insert("MJPG \(size) \(rate)") }
             }
-            for size in ["640x360", "640x480"] {
+            for size in ["320x180", "640x360", "640x480"] {
                 for rate in ["30", "15", "10"] { offered.insert("YUYV \(size) \(rate)") }
             }
             offered.formUnion(["YUYV 1280x720 10", "YUYV 1280x720 5", "YUYV 1920x1080 5"])
@@ -202,7 +202,7 @@ extension KernelDriverTests {
             let duration = try Probe.formatDuration(file)
             try Probe.expectStreamsEndTogether(file, frameRate: Double(USBCamera.lightFrameRate), context: "\nsidecar: \(sidecar)\nvidrec said: \(log)")
             let gap = try #require(sidecar["cameraGapFrames"] as? Int, "\(sidecar)")
-            let numbers = try Probe.frameNumbers(file, width: 640, height: 360, everyPacket: true)
+            let numbers = try Probe.frameNumbers(file, width: USBCamera.lightWidth, height: USBCamera.lightHeight, everyPacket: true)
             let restarts = numbers.indices.dropFirst().filter { numbers[$0] < numbers[$0 - 1] }
             let runs = zip([0] + restarts, restarts + [numbers.count]).map { Array(numbers[$0..<$1]) }
             #expect(runs.count >= 2 && runs.count <= gaps.count + 1, "opened \(gaps.count + 1) times: \(numbers)\nvidrec said: \(log)")
