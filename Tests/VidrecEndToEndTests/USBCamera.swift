@@ -5,9 +5,9 @@ import Testing
 /// gadget on dummy_hcd (built by `vm/run` with isochronous transfers), seen by the
 /// kernel's uvcvideo and snd-usb-audio as a webcam on a cable. Its device side
 /// (`vm/usb-gadget/uvc-gadget.c`) sends YUYV or MJPEG at 640x360, 640x480, 1280x720 and
-/// 1920x1080, and YUYV at 320x180 too, at 30, 15 or 10 fps, each frame numbered in its bottom strip, and logs
-/// what the host asks (`streamon 640x480 YUYV 333333/10000000`, `brightness 200`). In
-/// the VM only; `stop()` (or the end of the test) takes it away.
+/// 1920x1080, and YUYV at 320x180 too, at 30, 15 or 10 fps, each frame numbered in its
+/// bottom strip, and logs what the host asks (`streamon 640x480 YUYV 333333/10000000`,
+/// `brightness 200`). In the VM only; `stop()` (or the end of the test) takes it away.
 final class USBCamera {
     /// The stable name udev gives it.
     static let byID = "/dev/v4l/by-id/usb-vidrec_vidrec_test_webcam_0001-video-index0"
